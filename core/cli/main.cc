@@ -1,0 +1,301 @@
+// snowfleet: mint, decode and compose ids, and print a layout's arithmetic.
+//
+//   snowfleet next --node 37 [-n 10] [--layout L] [--mode monotonic]
+//   snowfleet decode ID... [--layout twitter] [--json]
+//   snowfleet compose (--timestamp-ms MS | --time ISO) (--node N | --datacenter D --machine M)
+//                     [--sequence S] [--layout L]
+//   snowfleet layout [L] [--json]
+//
+// Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards),
+// 2 bad input (usage, malformed or out-of-range values). Messages go to stderr.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "snowfleet/snowfleet.hpp"
+
+namespace {
+
+using snowfleet::Error;
+using snowfleet::ErrorKind;
+using snowfleet::Layout;
+
+const char* kUsage =
+    "usage:\n"
+    "  snowfleet next (--node N | --node-source SPEC) [-n COUNT] [--layout L]\n"
+    "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
+    "  snowfleet decode ID... [--layout L] [--json]\n"
+    "  snowfleet compose (--timestamp-ms MS | --time ISO-8601) (--node N | --datacenter D "
+    "--machine M)\n"
+    "                    [--sequence S] [--layout L]\n"
+    "  snowfleet layout [L] [--json]\n"
+    "\n"
+    "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
+    "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n";
+
+struct Usage : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Options: "--name value" pairs plus positional arguments. Flags without a value are
+// listed in `flags`.
+struct Args {
+  std::map<std::string, std::string> opts;
+  std::vector<std::string> positional;
+  bool has(const std::string& k) const { return opts.count(k) != 0; }
+  const std::string& get(const std::string& k) const { return opts.at(k); }
+};
+
+Args parse_args(int argc, char** argv, int start, const std::vector<std::string>& valued,
+                const std::vector<std::string>& flags) {
+  Args a;
+  for (int i = start; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9')) {
+      std::string value;
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+      }
+      bool is_valued = false, is_flag = false;
+      for (const auto& v : valued) is_valued = is_valued || v == arg;
+      for (const auto& f : flags) is_flag = is_flag || f == arg;
+      if (is_flag && eq == std::string::npos) {
+        a.opts[arg] = "1";
+      } else if (is_valued) {
+        if (eq == std::string::npos) {
+          if (i + 1 >= argc) throw Usage("option " + arg + " needs a value");
+          value = argv[++i];
+        }
+        a.opts[arg] = value;
+      } else {
+        throw Usage("unknown option " + arg);
+      }
+    } else {
+      a.positional.push_back(arg);
+    }
+  }
+  return a;
+}
+
+int64_t to_int(const std::string& name, const std::string& text) {
+  bool neg = !text.empty() && text[0] == '-';
+  const std::string digits = neg ? text.substr(1) : text;
+  try {
+    const int64_t v = snowfleet::parse_id(digits);
+    return neg ? -v : v;
+  } catch (const Error&) {
+    throw Error(ErrorKind::kInvalidArgument,
+                name + " must be an integer, got '" + text.substr(0, 40) + "'");
+  }
+}
+
+// "2023-11-14T22:13:20Z" or with ".123" milliseconds; UTC only.
+int64_t parse_time(const std::string& t) {
+  int y, mo, d, h, mi, s, ms = 0, n = 0;
+  bool ok = std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &n) == 6;
+  std::string rest = ok ? t.substr(static_cast<size_t>(n)) : "";
+  if (ok && rest.size() == 5 && rest[0] == '.' && rest[4] == 'Z') {
+    ok = std::sscanf(rest.c_str() + 1, "%3d", &ms) == 1;
+  } else {
+    ok = ok && rest == "Z";
+  }
+  if (!ok || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
+    throw Error(ErrorKind::kInvalidArgument,
+                "--time must be ISO-8601 UTC like 2023-11-14T22:13:20.000Z, got '" +
+                    t.substr(0, 40) + "'");
+  // days_from_civil (Howard Hinnant)
+  const int yy = y - (mo <= 2);
+  const int era = (yy >= 0 ? yy : yy - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(yy - era * 400);
+  const unsigned doy = (153 * static_cast<unsigned>(mo + (mo > 2 ? -3 : 9)) + 2) / 5 +
+                       static_cast<unsigned>(d) - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = int64_t{era} * 146097 + static_cast<int64_t>(doe) - 719468;
+  return ((days * 24 + h) * 60 + mi) * 60000 + int64_t{s} * 1000 + ms;
+}
+
+Layout layout_of(const Args& a) {
+  return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
+}
+
+std::string json_decoded(int64_t id, const Layout& l) {
+  const auto d = snowfleet::decode(l, id);
+  std::string s = "{\"id\":\"" + snowfleet::format_id(id) + "\",\"timestamp_ms\":" +
+                  std::to_string(d.timestamp_ms) + ",\"time\":\"" +
+                  snowfleet::format_iso8601(d.timestamp_ms) + "\",\"node_id\":" +
+                  std::to_string(d.node_id);
+  if (l.split())
+    s += ",\"datacenter_id\":" + std::to_string(d.datacenter_id) +
+         ",\"machine_id\":" + std::to_string(d.machine_id);
+  s += ",\"sequence\":" + std::to_string(d.sequence) + ",\"layout\":\"" + l.to_string() + "\"}";
+  return s;
+}
+
+int cmd_next(int argc, char** argv) {
+  const Args a = parse_args(argc, argv, 2,
+                            {"--node", "--node-source", "-n", "--count", "--layout", "--mode",
+                             "--max-wait-ms", "--max-drift-ms"},
+                            {});
+  if (!a.positional.empty()) throw Usage("next takes no positional arguments");
+  snowfleet::GeneratorOptions o;
+  o.layout = layout_of(a);
+  if (a.has("--node") == a.has("--node-source"))
+    throw Usage("next needs exactly one of --node N or --node-source SPEC");
+  if (a.has("--node")) o.node_id = to_int("--node", a.get("--node"));
+  if (a.has("--node-source")) o.node_source = a.get("--node-source");
+  if (a.has("--mode")) o.mode = snowfleet::parse_mode(a.get("--mode"));
+  if (a.has("--max-wait-ms")) {
+    char* end = nullptr;
+    const std::string& t = a.get("--max-wait-ms");
+    o.max_wait_ms = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0')
+      throw Error(ErrorKind::kInvalidArgument, "--max-wait-ms must be a number, got '" + t + "'");
+  }
+  if (a.has("--max-drift-ms")) o.max_drift_ms = to_int("--max-drift-ms", a.get("--max-drift-ms"));
+  int64_t n = 1;
+  if (a.has("-n")) n = to_int("-n", a.get("-n"));
+  if (a.has("--count")) n = to_int("--count", a.get("--count"));
+  if (n < 1 || n > static_cast<int64_t>(snowfleet::Generator::kMaxBatch))
+    throw Error(ErrorKind::kInvalidArgument,
+                "-n must be in [1, " + std::to_string(snowfleet::Generator::kMaxBatch) +
+                    "], got " + std::to_string(n));
+  snowfleet::Generator gen(o);
+  const auto ids = gen.next_ids(static_cast<size_t>(n));
+  std::string out;
+  out.reserve(ids.size() * 20);
+  char buf[20];
+  for (int64_t id : ids) {
+    out.append(buf, snowfleet::format_id(id, buf));
+    out.push_back('\n');
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+int cmd_decode(int argc, char** argv) {
+  const Args a = parse_args(argc, argv, 2, {"--layout"}, {"--json"});
+  if (a.positional.empty()) throw Usage("decode needs at least one ID");
+  const Layout l = layout_of(a);
+  for (const auto& text : a.positional) {
+    const int64_t id = snowfleet::parse_id(text);
+    if (a.has("--json")) {
+      std::cout << json_decoded(id, l) << "\n";
+      continue;
+    }
+    const auto d = snowfleet::decode(l, id);
+    std::cout << text << "  " << snowfleet::format_iso8601(d.timestamp_ms) << "  node=" << d.node_id;
+    if (l.split()) std::cout << " (datacenter=" << d.datacenter_id << " machine=" << d.machine_id << ")";
+    std::cout << "  sequence=" << d.sequence << "\n";
+  }
+  return 0;
+}
+
+int cmd_compose(int argc, char** argv) {
+  const Args a = parse_args(
+      argc, argv, 2,
+      {"--timestamp-ms", "--time", "--node", "--datacenter", "--machine", "--sequence", "--layout"},
+      {"--json"});
+  if (!a.positional.empty()) throw Usage("compose takes no positional arguments");
+  const Layout l = layout_of(a);
+  if (a.has("--timestamp-ms") == a.has("--time"))
+    throw Usage("compose needs exactly one of --timestamp-ms MS or --time ISO-8601");
+  const int64_t ts = a.has("--time") ? parse_time(a.get("--time"))
+                                     : to_int("--timestamp-ms", a.get("--timestamp-ms"));
+  const int64_t seq = a.has("--sequence") ? to_int("--sequence", a.get("--sequence")) : 0;
+  int64_t id;
+  if (a.has("--node")) {
+    if (a.has("--datacenter") || a.has("--machine"))
+      throw Usage("give either --node or --datacenter with --machine, not both");
+    id = snowfleet::compose(l, ts, to_int("--node", a.get("--node")), seq);
+  } else if (a.has("--datacenter") && a.has("--machine")) {
+    id = snowfleet::compose_split(l, ts, to_int("--datacenter", a.get("--datacenter")),
+                                  to_int("--machine", a.get("--machine")), seq);
+  } else {
+    throw Usage("compose needs --node N, or --datacenter D and --machine M");
+  }
+  std::cout << (a.has("--json") ? json_decoded(id, l) : snowfleet::format_id(id)) << "\n";
+  return 0;
+}
+
+int cmd_layout(int argc, char** argv) {
+  const Args a = parse_args(argc, argv, 2, {}, {"--json"});
+  if (a.positional.size() > 1) throw Usage("layout takes at most one layout");
+  const Layout l = a.positional.empty() ? Layout() : Layout::parse(a.positional[0]);
+  const double ms_per_year = 1000.0 * 86400.0 * 365.25;
+  const double window_years = std::ldexp(1.0, l.timestamp_bits()) / ms_per_year;
+  const int64_t now_ms = snowfleet::system_clock()->wall_ns() / 1000000;
+  const double years_left = static_cast<double>(l.max_timestamp_ms() - now_ms) / ms_per_year;
+  const int64_t nodes = l.max_node_id() + 1, per_ms = l.max_sequence() + 1;
+  char years[64], left[64];
+  std::snprintf(years, sizeof years, "%.2f", window_years);
+  std::snprintf(left, sizeof left, "%.2f", years_left);
+  if (a.has("--json")) {
+    std::cout << "{\"layout\":\"" << l.to_string() << "\",\"preset\":\"" << l.preset_name()
+              << "\",\"epoch_ms\":" << l.epoch_ms() << ",\"timestamp_bits\":" << l.timestamp_bits()
+              << ",\"datacenter_bits\":" << l.datacenter_bits()
+              << ",\"machine_bits\":" << l.machine_bits() << ",\"node_bits\":" << l.node_bits()
+              << ",\"sequence_bits\":" << l.sequence_bits() << ",\"window_years\":" << years
+              << ",\"exhausted_at\":\"" << snowfleet::format_iso8601(l.max_timestamp_ms())
+              << "\",\"years_left\":" << left << ",\"nodes\":" << nodes
+              << ",\"ids_per_ms_per_node\":" << per_ms << "}\n";
+    return 0;
+  }
+  std::cout << "layout      " << l.to_string()
+            << (*l.preset_name() ? std::string(" (") + l.preset_name() + ")" : "") << "\n"
+            << "bits        0 | " << l.timestamp_bits() << " timestamp | " << l.node_bits()
+            << " node | " << l.sequence_bits() << " sequence"
+            << "  (shifts: timestamp " << l.timestamp_shift() << ", node " << l.node_shift()
+            << ")\n"
+            << "epoch       " << snowfleet::format_iso8601(l.epoch_ms()) << "  (" << l.epoch_ms()
+            << " ms)\n"
+            << "window      2^" << l.timestamp_bits() << " ms = " << years << " years\n"
+            << "exhausted   " << snowfleet::format_iso8601(l.max_timestamp_ms()) << "  (" << left
+            << " years from now)\n"
+            << "nodes       " << nodes << " (0.." << l.max_node_id() << ")";
+  if (l.split())
+    std::cout << " = " << (l.max_datacenter_id() + 1) << " datacenters x "
+              << (l.max_machine_id() + 1) << " machines";
+  std::cout << "\n"
+            << "ids         " << per_ms << " per ms per node = " << per_ms * 1000
+            << " per second per node, " << per_ms * 1000 * nodes << " per second in all\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  try {
+    if (cmd == "next") return cmd_next(argc, argv);
+    if (cmd == "decode") return cmd_decode(argc, argv);
+    if (cmd == "compose") return cmd_compose(argc, argv);
+    if (cmd == "layout") return cmd_layout(argc, argv);
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (cmd == "--version") {
+      std::cout << "snowfleet 0.1.0\n";
+      return 0;
+    }
+    throw Usage("unknown command '" + cmd + "'");
+  } catch (const Usage& e) {
+    std::cerr << "snowfleet: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const Error& e) {
+    std::cerr << "snowfleet: " << e.code() << ": " << e.what() << "\n";
+    const bool bad_input = e.kind() == ErrorKind::kInvalidArgument ||
+                           e.kind() == ErrorKind::kTimestampOutOfRange;
+    return bad_input ? 2 : 1;
+  }
+}

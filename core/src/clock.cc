@@ -1,0 +1,307 @@
+// The system clock (with its TSC window fast path) and the scripted clock for tests.
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#include "internal.hpp"
+#include "snowfleet/snowfleet.hpp"
+
+#if defined(__x86_64__) && defined(__linux__)
+#include <x86intrin.h>
+#define SNOWFLEET_HAVE_TSC 1
+#else
+#define SNOWFLEET_HAVE_TSC 0
+#endif
+
+namespace snowfleet {
+namespace detail {
+
+int64_t realtime_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+int64_t monotonic_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+namespace {
+
+// ---- TSC window ---------------------------------------------------------------------
+// clock_gettime(CLOCK_REALTIME) costs ~25 ns here, most of it an ordered rdtsc; a bare
+// rdtsc costs ~10 ns. After every real read we publish "until the TSC reaches `end`, the
+// wall clock is still in millisecond `ms`", with `end` computed from a deliberately low
+// estimate of the TSC rate (90% of the calibrated one) so the window always closes before
+// the millisecond boundary. Readers inside the window skip clock_gettime. Any doubt (window
+// being written, TSC outside it, platform without an invariant TSC) means a real read.
+struct alignas(64) Window {
+  std::atomic<uint64_t> seq{0};  // seqlock: odd while a writer updates the fields
+  std::atomic<uint64_t> begin{0};
+  std::atomic<uint64_t> length{0};  // 0: no window
+  std::atomic<int64_t> ms{0};
+};
+Window g_window;
+std::atomic<bool> g_tsc_on{false};
+std::atomic<uint64_t> g_ticks_per_ms{0};  // 90% of the calibrated rate; 0 = not calibrated
+std::once_flag g_tsc_once;
+std::mutex g_calib_mu;
+uint64_t g_calib_tsc = 0;
+int64_t g_calib_ns = 0;
+
+#if SNOWFLEET_HAVE_TSC
+bool file_contains(const char* path, const char* needle, bool first_line_only) {
+  std::ifstream f(path);
+  if (!f) return false;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.find(needle) != std::string::npos) return true;
+    if (first_line_only) return false;
+  }
+  return false;
+}
+
+int64_t monotonic_raw_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+#endif
+
+void decide_tsc() {
+#if SNOWFLEET_HAVE_TSC
+  const char* env = std::getenv("SNOWFLEET_TSC_WINDOW");
+  if (env && std::strcmp(env, "0") == 0) return;
+  // The kernel only keeps "tsc" as its clocksource when the TSC is invariant and
+  // synchronized across CPUs; constant_tsc/nonstop_tsc say its rate never changes.
+  if (!file_contains("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc",
+                     true))
+    return;
+  if (!file_contains("/proc/cpuinfo", " constant_tsc", false) ||
+      !file_contains("/proc/cpuinfo", " nonstop_tsc", false))
+    return;
+  g_calib_tsc = __rdtsc();
+  g_calib_ns = monotonic_raw_ns();
+  g_tsc_on.store(true, std::memory_order_release);
+#endif
+}
+
+#if SNOWFLEET_HAVE_TSC
+// Called after a real read while the TSC window is on but not yet calibrated: once 20 ms
+// have passed since the anchor, fix the rate.
+void calibrate() {
+  std::unique_lock<std::mutex> lock(g_calib_mu, std::try_to_lock);
+  if (!lock.owns_lock() || g_ticks_per_ms.load(std::memory_order_relaxed) != 0) return;
+  const uint64_t t = __rdtsc();
+  const int64_t ns = monotonic_raw_ns();
+  const int64_t dns = ns - g_calib_ns;
+  if (dns < 20 * kNsPerMs) return;
+  const double ticks_per_ns = static_cast<double>(t - g_calib_tsc) / static_cast<double>(dns);
+  if (!(ticks_per_ns > 0.05 && ticks_per_ns < 20.0)) {
+    g_tsc_on.store(false, std::memory_order_relaxed);  // implausible: never elide
+    return;
+  }
+  g_ticks_per_ms.store(static_cast<uint64_t>(ticks_per_ns * 0.9 * 1e6), std::memory_order_release);
+}
+
+void publish(uint64_t tsc, int64_t wall_ns, int64_t ms) noexcept {
+  const uint64_t tpm = g_ticks_per_ms.load(std::memory_order_acquire);
+  if (tpm == 0) {
+    calibrate();
+    return;
+  }
+  const int64_t remaining = (ms + 1) * kNsPerMs - wall_ns;  // ns to the next boundary
+  // remaining <= 1e6 and tpm <= 2e10 (see calibrate), so the product fits in 64 bits.
+  const uint64_t length = static_cast<uint64_t>(remaining) * tpm / kNsPerMs;
+  uint64_t q = g_window.seq.load(std::memory_order_relaxed);
+  if ((q & 1) || !g_window.seq.compare_exchange_strong(q, q + 1, std::memory_order_acquire))
+    return;  // another thread is publishing; its window is as good as ours
+  std::atomic_thread_fence(std::memory_order_release);
+  g_window.begin.store(tsc, std::memory_order_relaxed);
+  g_window.length.store(length, std::memory_order_relaxed);
+  g_window.ms.store(ms, std::memory_order_relaxed);
+  g_window.seq.store(q + 2, std::memory_order_release);
+}
+#endif
+
+}  // namespace
+
+int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept {
+#if SNOWFLEET_HAVE_TSC
+  if (g_tsc_on.load(std::memory_order_relaxed)) {
+    const uint64_t q = g_window.seq.load(std::memory_order_acquire);
+    const uint64_t begin = g_window.begin.load(std::memory_order_relaxed);
+    const uint64_t length = g_window.length.load(std::memory_order_relaxed);
+    const int64_t ms = g_window.ms.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (!(q & 1) && g_window.seq.load(std::memory_order_relaxed) == q) {
+      if (__rdtsc() - begin < length) {
+        *elided = true;
+        return ms;
+      }
+    }
+    // The TSC is read before the wall clock, so the window can only close early.
+    const uint64_t tsc = __rdtsc();
+    const int64_t ns = realtime_ns();
+    const int64_t now_ms = floor_div(ns, kNsPerMs);
+    publish(tsc, ns, now_ms);
+    *elided = false;
+    *wall_ns = ns;
+    return now_ms;
+  }
+#endif
+  *elided = false;
+  *wall_ns = realtime_ns();
+  return floor_div(*wall_ns, kNsPerMs);
+}
+
+}  // namespace detail
+
+namespace {
+
+class SystemClock final : public Clock {
+ public:
+  int64_t wall_ns() override { return detail::realtime_ns(); }
+  int64_t monotonic_ns() override { return detail::monotonic_ns(); }
+
+  // nanosleep overshoots by 100-200 us on shared VMs (timer slack plus wake-up latency),
+  // which would cost a strict generator ~15% of its 4,096 ids/ms when it sleeps to a
+  // millisecond boundary. So sleep to kYieldWindow before the target, then yield the CPU
+  // until it: the thread gives its core away on every iteration and holds no lock.
+  void sleep_ns(int64_t ns) override {
+    if (ns <= 0) return;
+    const int64_t end = detail::monotonic_ns() + ns;
+    constexpr int64_t kYieldWindow = 250'000;
+    if (ns > kYieldWindow) {
+      const int64_t wake = end - kYieldWindow;
+      timespec ts{static_cast<time_t>(wake / 1'000'000'000), static_cast<long>(wake % 1'000'000'000)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+      }
+    }
+    while (detail::monotonic_ns() < end) sched_yield();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<Clock> system_clock() {
+  static const std::shared_ptr<Clock> clock = [] {
+    std::call_once(detail::g_tsc_once, detail::decide_tsc);
+    return std::make_shared<SystemClock>();
+  }();
+  return clock;
+}
+
+// ---- ScriptedClock ------------------------------------------------------------------
+
+namespace {
+void check_script(const std::vector<ScriptedClock::Segment>& script) {
+  if (script.empty())
+    throw Error(ErrorKind::kInvalidArgument, "a scripted clock needs at least one segment");
+  for (const auto& s : script) {
+    if (s.count < 1)
+      throw Error(ErrorKind::kInvalidArgument,
+                  "scripted clock segment count must be >= 1, got " + std::to_string(s.count));
+    if (s.every < 1)
+      throw Error(ErrorKind::kInvalidArgument,
+                  "scripted clock segment every must be >= 1, got " + std::to_string(s.every));
+  }
+}
+}  // namespace
+
+ScriptedClock::ScriptedClock(int64_t ms) : script_{Segment{ms, 1, 0, 1}} {}
+
+ScriptedClock::ScriptedClock(std::vector<Segment> script) {
+  check_script(script);
+  script_ = std::move(script);
+}
+
+void ScriptedClock::set_script(std::vector<Segment> script) {
+  check_script(script);
+  std::lock_guard<std::mutex> lock(mu_);
+  script_ = std::move(script);
+  segment_ = 0;
+  index_ = 0;
+}
+
+void ScriptedClock::append(int64_t ms, int64_t count, int64_t step_ms, int64_t every) {
+  std::vector<Segment> one{Segment{ms, count, step_ms, every}};
+  check_script(one);
+  std::lock_guard<std::mutex> lock(mu_);
+  script_.push_back(one[0]);
+}
+
+void ScriptedClock::set_wall_ms(int64_t ms) { set_script({Segment{ms, 1, 0, 1}}); }
+
+void ScriptedClock::advance_wall_ms(int64_t delta_ms) { set_wall_ms(peek_wall_ms() + delta_ms); }
+
+int64_t ScriptedClock::current_locked() const {
+  const Segment& s = script_[segment_];
+  return s.ms + s.step_ms * (index_ / s.every);
+}
+
+int64_t ScriptedClock::peek_wall_ms() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return current_locked();
+}
+
+int64_t ScriptedClock::wall_ns() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const int64_t ms = current_locked();
+  ++reads_;
+  // Advance: the next segment once this one's count is used up, except after the last
+  // segment, whose pattern continues for ever.
+  if (++index_ >= script_[segment_].count && segment_ + 1 < script_.size()) {
+    ++segment_;
+    index_ = 0;
+  }
+  return ms * detail::kNsPerMs;
+}
+
+int64_t ScriptedClock::monotonic_ns() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return mono_ns_;
+}
+
+void ScriptedClock::sleep_ns(int64_t ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ns < 0) ns = 0;
+  mono_ns_ += ns;
+  if (sleeps_ == 0 || ns > max_sleep_) max_sleep_ = ns;
+  if (sleeps_ == 0 || ns < min_sleep_) min_sleep_ = ns;
+  ++sleeps_;
+}
+
+int64_t ScriptedClock::reads() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return reads_;
+}
+int64_t ScriptedClock::sleep_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return sleeps_;
+}
+int64_t ScriptedClock::slept_ns() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return mono_ns_;
+}
+int64_t ScriptedClock::max_sleep_ns() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return max_sleep_;
+}
+int64_t ScriptedClock::min_sleep_ns() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return min_sleep_;
+}
+
+}  // namespace snowfleet

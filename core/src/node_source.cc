@@ -1,0 +1,94 @@
+// Node-id sources. static/env/k8s derive the id from configuration; they cannot detect a
+// duplicate, which is why the leased sources exist.
+#include "node_source.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "internal.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+
+bool parse_uint(const std::string& s, int64_t* out) {
+  if (s.empty() || s.size() > 18) return false;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+int64_t checked(int64_t id, const Layout& layout, const std::string& from) {
+  if (id < 0 || id > layout.max_node_id())
+    throw Error(ErrorKind::kNodeIdUnavailable,
+                from + " gives node id " + std::to_string(id) + ", outside [0, " +
+                    std::to_string(layout.max_node_id()) + "] for layout " + layout.to_string());
+  return id;
+}
+
+}  // namespace
+
+NodeClaim claim_node(const std::string& spec, const Layout& layout) {
+  NodeClaim claim;
+  const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
+  if (spec.rfind("static:", 0) == 0) {
+    int64_t id;
+    if (!parse_uint(spec.substr(7), &id)) bad(quoted + ": expected static:<non-negative integer>");
+    if (id > layout.max_node_id())
+      bad(quoted + ": node id must be in [0, " + std::to_string(layout.max_node_id()) +
+          "] for layout " + layout.to_string() + ", got " + std::to_string(id));
+    claim.node_id = id;
+    return claim;
+  }
+  if (spec.rfind("env:", 0) == 0) {
+    const std::string var = spec.substr(4);
+    if (var.empty()) bad(quoted + ": expected env:<VARIABLE>");
+    const char* value = std::getenv(var.c_str());
+    int64_t id;
+    if (value == nullptr)
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": $" + var + " is not set");
+    if (!parse_uint(value, &id))
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": $" + var + "='" +
+                                                     std::string(value).substr(0, 40) +
+                                                     "' is not a non-negative integer");
+    claim.node_id = checked(id, layout, quoted);
+    return claim;
+  }
+  if (spec == "k8s" || spec.rfind("k8s:", 0) == 0) {
+    int64_t offset = 0;
+    if (spec.size() > 3 && !parse_uint(spec.substr(4), &offset))
+      bad(quoted + ": expected k8s or k8s:<non-negative offset>");
+    // A StatefulSet pod is named <set>-<ordinal>; HOSTNAME is the usual carrier, with
+    // gethostname() as the fallback when the variable is not exported.
+    std::string host;
+    if (const char* h = std::getenv("HOSTNAME")) host = h;
+    if (host.empty()) {
+      char buf[256] = {0};
+      if (gethostname(buf, sizeof buf - 1) == 0) host = buf;
+    }
+    const auto dash = host.rfind('-');
+    int64_t ordinal;
+    if (dash == std::string::npos || !parse_uint(host.substr(dash + 1), &ordinal))
+      throw Error(ErrorKind::kNodeIdUnavailable,
+                  quoted + ": hostname '" + host.substr(0, 80) +
+                      "' does not end in -<ordinal> (is this a StatefulSet pod?)");
+    claim.node_id = checked(ordinal + offset, layout, quoted);
+    return claim;
+  }
+  if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("etcd://", 0) == 0)
+    throw Error(ErrorKind::kNodeIdUnavailable,
+                quoted + ": leased node-id sources are not available in this build yet");
+  bad(quoted + " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>], "
+      "etcd://host:port/<prefix>");
+}
+
+}  // namespace detail
+}  // namespace snowfleet
