@@ -183,7 +183,7 @@ class SystemClock final : public Clock {
   void sleep_ns(int64_t ns) override {
     if (ns <= 0) return;
     const int64_t end = detail::monotonic_ns() + ns;
-    constexpr int64_t kYieldWindow = 250'000;
+    constexpr int64_t kYieldWindow = 400'000;
     if (ns > kYieldWindow) {
       const int64_t wake = end - kYieldWindow;
       timespec ts{static_cast<time_t>(wake / 1'000'000'000), static_cast<long>(wake % 1'000'000'000)};
