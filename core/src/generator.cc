@@ -12,6 +12,7 @@
 #include <string>
 
 #include "internal.hpp"
+#include "node_lease.hpp"
 #include "node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 
@@ -35,6 +36,13 @@ using detail::kNsPerMs;
 
 namespace {
 constexpr uint64_t kClosedToken = 0;  // fork generations start at 1
+// state_ after close(): below every real state (those are >= -1), so a CAS that expected a
+// real state fails, and every reader checks usability after loading the state.
+constexpr int64_t kClosedState = INT64_MIN;
+// How far past the ids about to be issued a leased generator persists its high-water mark:
+// one write per this many ms of minting, never one per id. It is also the longest a
+// successor of a crashed holder may have to wait (plus the lease's lead, see extend_mark).
+constexpr int64_t kMarkAheadMs = 1000;
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
@@ -51,6 +59,17 @@ void atomic_max(std::atomic<uint64_t>& a, uint64_t v) noexcept {
   }
 }
 }  // namespace
+
+const char* lease_state_name(LeaseState state) noexcept {
+  switch (state) {
+    case LeaseState::kHeld: return "held";
+    case LeaseState::kUnconfirmed: return "unconfirmed";
+    case LeaseState::kLost: return "lost";
+    case LeaseState::kReleased: return "released";
+    case LeaseState::kNone: break;
+  }
+  return "none";
+}
 
 const char* mode_name(Mode mode) noexcept {
   return mode == Mode::kMonotonic ? "monotonic" : "strict";
@@ -83,13 +102,28 @@ Generator::Generator(GeneratorOptions o)
           layout_.to_string() + ", got " + std::to_string(o.node_id));
     node_id_ = o.node_id;
   } else {
-    detail::NodeClaim claim = detail::claim_node(o.node_source, layout_);
+    detail::NodeClaim claim = detail::claim_node(o.node_source, layout_, clock_);
     node_id_ = claim.node_id;
-    node_lease_ = std::move(claim.lease);
+    lease_ = std::move(claim.lease);
   }
   node_part_ = node_id_ << layout_.node_shift();
   seq_mask_ = layout_.max_sequence();
   max_elapsed_ = layout_.max_elapsed_ms();
+  if (lease_) {
+    // The slot's previous holders may have issued ids up to the claimed mark: start with
+    // that millisecond fully spent, so strict mode waits or refuses until the clock passes
+    // it and monotonic mode continues after it. Nothing may be issued before a mark of our
+    // own is persisted (mark_limit_ = -1), so the first call writes one.
+    deadline_ = lease_->deadline();
+    const int64_t mark = lease_->claimed_mark_ms();
+    if (mark >= layout_.epoch_ms()) {
+      const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
+      initial_state_ = (elapsed << layout_.sequence_bits()) | seq_mask_;
+      state_.store(initial_state_, std::memory_order_relaxed);
+      mark_persisted_ = elapsed;
+    }
+    mark_limit_.store(-1, std::memory_order_relaxed);
+  }
   created_token_ = detail::fork_generation();
   usable_token_.store(created_token_, std::memory_order_release);
 }
@@ -97,8 +131,115 @@ Generator::Generator(GeneratorOptions o)
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
-  usable_token_.store(kClosedToken, std::memory_order_release);
-  node_lease_.reset();
+  std::lock_guard<std::mutex> lock(lease_mu_);
+  if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
+  usable_token_.store(kClosedToken, std::memory_order_seq_cst);
+  // Swap in kClosedState so that a call which passed its usability check before the token
+  // moved cannot complete its CAS afterwards: the state recorded here is final. The state
+  // is published in closed_state_ before the swap that makes it final.
+  int64_t last = state_.load(std::memory_order_acquire);
+  closed_state_.store(last, std::memory_order_relaxed);
+  while (!state_.compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
+    closed_state_.store(last, std::memory_order_relaxed);
+  if (!lease_) return;
+  if (created_token_ != detail::fork_generation()) {
+    // A forked child: the slot (lock, etcd lease) belongs to the parent. Touch nothing.
+    lease_->abandon_after_fork();
+    lease_.reset();
+    return;
+  }
+  // Persist the millisecond actually reached, so the next holder need not wait out the
+  // reservation made ahead. (last covers the claimed mark when nothing was issued.)
+  if (last >= 0 && !lease_->lost()) {
+    const int64_t last_ms = last >> layout_.sequence_bits();
+    if (last_ms < mark_persisted_) {
+      try {
+        lease_->write_mark(last_ms + layout_.epoch_ms());
+        mark_writes_.fetch_add(1, std::memory_order_relaxed);
+        mark_persisted_ = last_ms;
+      } catch (...) {
+        // The reservation made ahead stays: safe, the next holder only waits longer.
+      }
+    }
+  }
+  lease_->release();
+}
+
+// "1737747358021 (2025-01-24T19:35:58.021Z) persisted in local:/run/ids slot 7": the
+// claimed mark, for messages.
+std::string Generator::mark_text() const {
+  const int64_t ms = (initial_state_ >> layout_.sequence_bits()) + layout_.epoch_ms();
+  return std::to_string(ms) + " (" + format_iso8601(ms) + ") persisted in " +
+         (lease_ ? lease_->where() : std::string("the node source"));
+}
+
+int64_t Generator::current_state() const noexcept {
+  const int64_t s = state_.load(std::memory_order_acquire);
+  return s == kClosedState ? closed_state_.load(std::memory_order_relaxed) : s;
+}
+
+// True when the lease's local deadline has passed on the generator's monotonic clock.
+bool Generator::past_deadline() const {
+  const int64_t mono = system_clock_ ? detail::monotonic_ns() : clock_->monotonic_ns();
+  return mono > deadline_->load(std::memory_order_acquire);
+}
+
+void Generator::throw_lease_lost(int64_t now) {
+  (void)now;
+  lease_refusals_.fetch_add(1, std::memory_order_relaxed);
+  std::string msg = "node " + std::to_string(node_id_) + ": ";
+  if (lease_->lost()) {
+    msg += "the node-id lease is lost (" + lease_->problem() +
+           "); this generator will not issue ids again, create a new one";
+  } else {
+    const int64_t mono = system_clock_ ? detail::monotonic_ns() : clock_->monotonic_ns();
+    const int64_t past = mono - deadline_->load(std::memory_order_acquire);
+    msg += "the node-id lease " + lease_->where() + " is unconfirmed: its local deadline passed " +
+           std::to_string(detail::floor_div(past, kNsPerMs)) + " ms ago";
+    const std::string why = lease_->problem();
+    if (!why.empty()) msg += " (" + why + ")";
+    msg += "; refusing to issue ids until a keepalive confirms it";
+  }
+  throw Error(ErrorKind::kLeaseLost, msg);
+}
+
+// Write-ahead persistence of the high-water mark, before issuing a run whose last packed
+// value `last_packed` lies above mark_limit_. The mark written covers the run plus
+// kMarkAheadMs plus the lease's lead; mark_limit_ then allows issuing up to the mark minus
+// the lead, so the next write comes about kMarkAheadMs later, and if that write fails
+// (store unreachable) the ids up to the persisted mark can still be issued: with etcd the
+// lead is the TTL, so minting rides out an outage until the lease's local deadline.
+void Generator::extend_mark(int64_t last_packed, int64_t now) {
+  std::lock_guard<std::mutex> lock(lease_mu_);
+  if (last_packed <= mark_limit_.load(std::memory_order_acquire)) return;  // done meanwhile
+  if (usable_token_.load(std::memory_order_acquire) == kClosedToken) throw_unusable();
+  if (lease_->lost()) {
+    mark_limit_.store(INT64_MIN, std::memory_order_release);
+    throw_lease_lost(now);
+  }
+  const int bits = layout_.sequence_bits();
+  const int64_t last_ms = last_packed >> bits;
+  const int64_t lead = lease_->mark_lead_ms();
+  const int64_t target = std::min(std::max(last_ms, now) + lead + kMarkAheadMs, max_elapsed_);
+  try {
+    lease_->write_mark(target + layout_.epoch_ms());
+  } catch (const Error&) {
+    if (lease_->lost()) {
+      mark_limit_.store(INT64_MIN, std::memory_order_release);
+      throw_lease_lost(now);
+    }
+    if (mark_persisted_ >= 0 && last_ms <= mark_persisted_) {
+      // Covered by the mark persisted earlier: go on issuing up to it, retry past it.
+      mark_limit_.store((mark_persisted_ << bits) | seq_mask_, std::memory_order_release);
+      return;
+    }
+    lease_refusals_.fetch_add(1, std::memory_order_relaxed);
+    throw;
+  }
+  mark_writes_.fetch_add(1, std::memory_order_relaxed);
+  mark_persisted_ = target;
+  const int64_t limit_ms = target == max_elapsed_ ? target : target - lead;
+  mark_limit_.store((limit_ms << bits) | seq_mask_, std::memory_order_release);
 }
 
 bool Generator::closed() const noexcept {
@@ -161,18 +302,21 @@ void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
 }
 
 Generator::Run Generator::reserve(int64_t want) {
-  check_usable();
   const int bits = layout_.sequence_bits();
   for (;;) {
     int64_t s = state_.load(std::memory_order_acquire);
+    check_usable();  // after loading the state: see close()
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
     int64_t wall_ns = 0;
     const int64_t now = read_elapsed_ms(&elided, &wall_ns);
     // Fast path: the reading is not behind anything seen, lies inside the layout's window,
     // and the id needs no wait. Everything else (including an elided reading that looks
-    // behind) goes to reserve_slow, which decides from an exact reading.
-    if (now < high || now < 0 || now > max_elapsed_)
+    // behind) goes to reserve_slow, which decides from an exact reading. With an expiring
+    // lease, every exact reading also checks the lease's local deadline: after a pause
+    // (SIGSTOP, a VM freeze) the TSC window is necessarily closed, so the first call
+    // afterwards reads exactly and checks before minting.
+    if (now < high || now < 0 || now > max_elapsed_ || (!elided && deadline_ && past_deadline()))
       return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
     if (now > high) note_wall(now, high);
     int64_t first, count;
@@ -194,6 +338,10 @@ Generator::Run Generator::reserve(int64_t want) {
       if (first > limit) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
       count = std::min(want, limit - first + 1);
     }
+    // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
+    // without a lease): one compare on the hot cache line.
+    if (first + count - 1 > mark_limit_.load(std::memory_order_relaxed))
+      return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
     if (state_.compare_exchange_strong(s, first + count - 1, std::memory_order_acq_rel)) {
       const Run run{first, count};
@@ -215,10 +363,12 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     // A TSC-window answer is trusted only on the fast path; decide everything else from
     // an exact reading. (Never happens with an injected clock, so scripts stay exact.)
     r.state = state_.load(std::memory_order_acquire);
+    check_usable();
     r.high = wall_high_.load(std::memory_order_acquire);
     r.now = read_elapsed_ms_exact(&r.wall_ns);
   }
   bool waited = false;
+  bool noted = false;  // note_wall ran for the current reading
   int64_t wait_started = 0, deadline = 0, waited_for = 0;
   auto finish_wait = [&] {
     if (!waited) return;
@@ -234,7 +384,12 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
 
   for (;;) {
     const int64_t s = r.state, now = r.now;
-    note_wall(now, r.high);
+    if (!noted) note_wall(now, r.high);
+    noted = true;
+    if (lease_ && (lease_->lost() || (deadline_ && past_deadline()))) {
+      finish_wait();
+      throw_lease_lost(now);
+    }
     if (now < 0 || now > max_elapsed_)
       return refuse(ErrorKind::kTimestampOutOfRange,
                     "wall clock reads " + std::to_string(now + epoch) +
@@ -249,12 +404,20 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
       const int64_t last = s >> bits;
       if (now < last) {
         drift = last - now;
-        if (drift * kNsPerMs > max_wait_ns_)
+        if (drift * kNsPerMs > max_wait_ns_) {
+          if (s == initial_state_)  // nothing issued yet: `last` is the claimed mark
+            return refuse(ErrorKind::kClockMovedBackwards,
+                          "wall clock is " + std::to_string(drift) +
+                              " ms behind the high-water mark " + mark_text() + " of node " +
+                              std::to_string(node_id_) + " (wait budget " +
+                              ms_text(max_wait_ms_) + " ms); refusing to issue ids",
+                          drift);
           return refuse(ErrorKind::kClockMovedBackwards,
                         "clock moved backwards by " + std::to_string(drift) + " ms on node " +
                             std::to_string(node_id_) + " (wait budget " +
                             ms_text(max_wait_ms_) + " ms); refusing to issue ids",
                         drift);
+        }
         wait = Wait::kRewind;
         wait_until = last;
       } else if (now == last && (s & seq_mask_) == seq_mask_) {
@@ -282,7 +445,11 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
                         "node " + std::to_string(node_id_) + " would run " +
                             std::to_string(drift) + " ms ahead of the wall clock (max_drift_ms " +
                             std::to_string(max_drift_ms_) + ", wait budget " +
-                            ms_text(max_wait_ms_) + " ms); refusing to issue ids",
+                            ms_text(max_wait_ms_) + " ms" +
+                            (s == initial_state_ ? "; it starts after the high-water mark " +
+                                                       mark_text()
+                                                 : std::string()) +
+                            "); refusing to issue ids",
                         drift);
         wait = Wait::kDrift;
         wait_until = first_ms - max_drift_ms_;
@@ -292,6 +459,15 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
       }
     }
 
+    if (wait == Wait::kNone && first + count - 1 > mark_limit_.load(std::memory_order_acquire)) {
+      try {
+        extend_mark(first + count - 1, now);
+      } catch (const Error&) {
+        finish_wait();
+        throw;
+      }
+      continue;  // decide again from the same reading: the state may have moved meanwhile
+    }
     if (wait == Wait::kNone) {
       int64_t expected = s;
       if (state_.compare_exchange_strong(expected, first + count - 1,
@@ -303,6 +479,8 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
       }
       // Lost a race: read the clock again after the new state.
       r.state = expected;
+      check_usable();
+      noted = false;
       r.high = wall_high_.load(std::memory_order_acquire);
       r.now = read_elapsed_ms_exact(&r.wall_ns);
       continue;
@@ -333,8 +511,10 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
                           ms_text(budget_ns_ / 1e6) + " ms",
                       0);
       return refuse(ErrorKind::kClockMovedBackwards,
-                    "clock still " + std::to_string(drift) + " ms behind on node " +
-                        std::to_string(node_id_) + " after waiting " +
+                    "clock still " + std::to_string(drift) + " ms behind " +
+                        (s == initial_state_ ? "the high-water mark " + mark_text() + " "
+                                             : std::string()) +
+                        "on node " + std::to_string(node_id_) + " after waiting " +
                         ms_text(budget_ns_ / 1e6) + " ms",
                     drift);
     }
@@ -344,6 +524,8 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     clock_->sleep_ns(nap);
     if (hooks_.leave) hooks_.leave(hooks_.context, token);
     r.state = state_.load(std::memory_order_acquire);
+    check_usable();
+    noted = false;
     r.high = wall_high_.load(std::memory_order_acquire);
     r.now = read_elapsed_ms_exact(&r.wall_ns);
   }
@@ -389,6 +571,8 @@ Stats Generator::stats() const noexcept {
   st.waited_ns_max = waited_max_.load(std::memory_order_relaxed);
   st.refusals = refusals_.load(std::memory_order_relaxed);
   st.ms_borrowed = ms_borrowed_.load(std::memory_order_relaxed);
+  st.mark_writes = mark_writes_.load(std::memory_order_relaxed);
+  st.lease_refusals = lease_refusals_.load(std::memory_order_relaxed);
   return st;
 }
 
@@ -397,20 +581,44 @@ Status Generator::status() {
   st.node_id = node_id_;
   st.mode = mode_;
   int64_t wall_ns;
-  const int64_t s = state_.load(std::memory_order_acquire);
+  const int64_t s = current_state();
   const int64_t now = read_elapsed_ms_exact(&wall_ns);
   const int64_t epoch = layout_.epoch_ms();
   st.wall_ms = now + epoch;
-  st.last_ms = s < 0 ? -1 : (s >> layout_.sequence_bits()) + epoch;
+  // A claimed mark is not an issued id: last_ms stays -1 until this generator issues one.
+  st.last_ms = s < 0 || s == initial_state_ ? -1 : (s >> layout_.sequence_bits()) + epoch;
   const int64_t ahead = s < 0 ? 0 : (s >> layout_.sequence_bits()) - now;
   st.drift_ms = std::max<int64_t>(0, ahead);
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
+  bool unconfirmed = false;
+  if (lease_) {
+    st.mark_ms = lease_->mark_ms();
+    if (deadline_) {
+      const int64_t d = deadline_->load(std::memory_order_acquire);
+      const int64_t mono = system_clock_ ? detail::monotonic_ns() : clock_->monotonic_ns();
+      if (d != INT64_MIN) st.lease_expires_in_ms = detail::floor_div(d - mono, kNsPerMs);
+      unconfirmed = mono > d;
+    }
+    st.lease_state = token == kClosedToken ? LeaseState::kReleased
+                     : lease_->lost()      ? LeaseState::kLost
+                     : unconfirmed         ? LeaseState::kUnconfirmed
+                                           : LeaseState::kHeld;
+  }
   if (token == kClosedToken) {
     st.reason = "generator is closed";
   } else if (token != detail::fork_generation()) {
     st.reason = "generator was created before fork()";
+  } else if (st.lease_state == LeaseState::kLost) {
+    st.reason = "node-id lease lost: " + lease_->problem();
+  } else if (st.lease_state == LeaseState::kUnconfirmed) {
+    st.reason = "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)";
+    const std::string why = lease_->problem();
+    if (!why.empty()) st.reason += ": " + why;
   } else if (now < 0 || now > max_elapsed_) {
     st.reason = "wall clock is outside the window of layout " + layout_.to_string();
+  } else if (mode_ == Mode::kStrict && s == initial_state_ && ahead * kNsPerMs > max_wait_ns_) {
+    st.reason = "clock is " + std::to_string(ahead) + " ms behind the high-water mark " +
+                mark_text() + " (wait budget " + ms_text(max_wait_ms_) + " ms)";
   } else if (mode_ == Mode::kStrict && ahead * kNsPerMs > max_wait_ns_) {
     st.reason = "clock is " + std::to_string(ahead) + " ms behind the last issued millisecond " +
                 "(wait budget " + ms_text(max_wait_ms_) + " ms)";
@@ -424,7 +632,7 @@ Status Generator::status() {
 
 int64_t Generator::drift_ms() {
   int64_t wall_ns;
-  const int64_t s = state_.load(std::memory_order_acquire);
+  const int64_t s = current_state();
   const int64_t now = read_elapsed_ms_exact(&wall_ns);
   return s < 0 ? 0 : std::max<int64_t>(0, (s >> layout_.sequence_bits()) - now);
 }

@@ -1,10 +1,12 @@
 // Node-id sources. static/env/k8s derive the id from configuration; they cannot detect a
-// duplicate, which is why the leased sources exist.
+// duplicate, which is why the leased sources exist (node_source_local.cc,
+// node_source_etcd.cc).
 #include "node_source.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "internal.hpp"
@@ -36,7 +38,20 @@ int64_t checked(int64_t id, const Layout& layout, const std::string& from) {
 
 }  // namespace
 
-NodeClaim claim_node(const std::string& spec, const Layout& layout) {
+int64_t probe_start(int64_t slots) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  const size_t h = std::hash<std::string>{}(std::string(host) + "/" + std::to_string(getpid()));
+  // Mix the bits (std::hash of a string is decent, but cheap to be sure), then reduce.
+  uint64_t x = static_cast<uint64_t>(h);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return static_cast<int64_t>(x % static_cast<uint64_t>(slots));
+}
+
+NodeClaim claim_node(const std::string& spec, const Layout& layout,
+                     const std::shared_ptr<Clock>& clock) {
   NodeClaim claim;
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
   if (spec.rfind("static:", 0) == 0) {
@@ -83,9 +98,16 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout) {
     claim.node_id = checked(ordinal + offset, layout, quoted);
     return claim;
   }
-  if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("etcd://", 0) == 0)
-    throw Error(ErrorKind::kNodeIdUnavailable,
-                quoted + ": leased node-id sources are not available in this build yet");
+  if (spec == "local" || spec.rfind("local:", 0) == 0) {
+    claim.lease = claim_local(spec, layout);
+    claim.node_id = claim.lease->node_id();
+    return claim;
+  }
+  if (spec.rfind("etcd://", 0) == 0) {
+    claim.lease = claim_etcd(spec, layout, clock);
+    claim.node_id = claim.lease->node_id();
+    return claim;
+  }
   bad(quoted + " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>], "
       "etcd://host:port/<prefix>");
 }

@@ -5,22 +5,34 @@
 #include <memory>
 #include <string>
 
+#include "node_lease.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
 namespace detail {
 
-/// A node id and whatever keeps it ours (a held lock, a lease); the id stays claimed for
-/// as long as `lease` lives.
+/// A node id and, for the leased sources, the lease that keeps it ours for as long as the
+/// lease object lives and has not been released.
 struct NodeClaim {
   int64_t node_id = -1;
-  std::shared_ptr<void> lease;
+  std::shared_ptr<NodeLease> lease;
 };
 
-/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]", ...) for
-/// `layout`. Malformed specs throw kInvalidArgument; a source that cannot provide an id
-/// throws kNodeIdUnavailable.
-NodeClaim claim_node(const std::string& spec, const Layout& layout);
+/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]", "local[:DIR]",
+/// "etcd://...") for `layout`. `clock` times the lease deadline (etcd). Malformed specs
+/// throw kInvalidArgument; a source that cannot provide an id throws kNodeIdUnavailable.
+NodeClaim claim_node(const std::string& spec, const Layout& layout,
+                     const std::shared_ptr<Clock>& clock);
+
+/// "local[:DIR]": a slot file in DIR held with an open-file-description lock.
+std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout);
+/// "etcd://host:port[,host:port...]/prefix?ttl=10": a slot key held by an etcd lease.
+std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
+                                      const std::shared_ptr<Clock>& clock);
+
+/// The first slot to probe: derived from host name and pid so that a fleet restarting at
+/// once does not stampede slot 0. `slots` > 0.
+int64_t probe_start(int64_t slots);
 
 }  // namespace detail
 }  // namespace snowfleet

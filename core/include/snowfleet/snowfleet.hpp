@@ -37,6 +37,10 @@
 
 namespace snowfleet {
 
+namespace detail {
+class NodeLease;  // core/src/node_lease.hpp
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------
@@ -309,6 +313,25 @@ const char* mode_name(Mode mode) noexcept;
 /// Parses "strict" / "monotonic"; kInvalidArgument otherwise.
 Mode parse_mode(std::string_view text);
 
+/// The state of a leased node id (node sources "local" and "etcd").
+enum class LeaseState : int {
+  /// No lease: the node id came from node_id, "static", "env" or "k8s" (nothing to lose).
+  kNone = 0,
+  /// The slot is ours and confirmed: ids may be minted.
+  kHeld = 1,
+  /// etcd: the local deadline (last confirmed keepalive + TTL - margin) has passed and no
+  /// keepalive has confirmed the lease since. Calls raise kLeaseLost; minting resumes by
+  /// itself if a keepalive confirms the lease again.
+  kUnconfirmed = 2,
+  /// The store says the lease or the slot is no longer ours (expired, revoked, the slot file
+  /// replaced). Calls raise kLeaseLost for good: create a new generator.
+  kLost = 3,
+  /// close() released the lease.
+  kReleased = 4,
+};
+/// "none", "held", "unconfirmed", "lost" or "released".
+const char* lease_state_name(LeaseState state) noexcept;
+
 /// Hooks the core calls around every blocking wait (never on the fast path). The Python
 /// binding releases the GIL here. enter() returns a token passed back to leave().
 struct WaitHooks {
@@ -324,6 +347,12 @@ struct GeneratorOptions {
   /// Where the node id comes from, as one string shared by every language and the CLI:
   /// "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR]",
   /// "etcd://host:port/prefix?ttl=10". Empty: use node_id.
+  ///
+  /// "local" and "etcd" lease the node id (a slot nobody else holds while this generator
+  /// lives) and persist a per-slot high-water mark: a generator never issues an id at or
+  /// below the mark it found when it claimed the slot (strict mode refuses with
+  /// kClockMovedBackwards naming the mark; monotonic mode starts after it). See
+  /// docs/fleet.md.
   std::string node_source;
   Mode mode = Mode::kStrict;
   /// Rewinds up to this many ms are waited out, larger ones refused. Also bounds every
@@ -352,6 +381,11 @@ struct Stats {
   /// Monotonic mode: milliseconds the logical clock moved past both its last millisecond
   /// and the wall clock because a millisecond's sequence ran out.
   uint64_t ms_borrowed = 0;
+  /// Leased node ids: high-water marks persisted (about one a second while minting, plus
+  /// one at close()). 0 without a lease.
+  uint64_t mark_writes = 0;
+  /// Calls refused with kLeaseLost.
+  uint64_t lease_refusals = 0;
 };
 
 /// Whether the generator can issue ids right now; a service maps !healthy to 503.
@@ -363,6 +397,14 @@ struct Status {
   int64_t drift_ms = 0;    ///< max(0, last_ms - wall_ms): how far the generator runs ahead
   int64_t node_id = 0;
   Mode mode = Mode::kStrict;
+  /// kNone unless the node id is leased ("local", "etcd").
+  LeaseState lease_state = LeaseState::kNone;
+  /// The slot's persisted high-water mark in Unix ms: no id at or below it is issued by a
+  /// later holder of the slot. -1 without a lease (or before anything was persisted).
+  int64_t mark_ms = -1;
+  /// etcd: ms until the local deadline (negative once past it). -1 when the lease cannot
+  /// expire while the process lives ("local") or there is no lease.
+  int64_t lease_expires_in_ms = -1;
 };
 
 /// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a
@@ -375,7 +417,8 @@ class Generator {
   Generator& operator=(const Generator&) = delete;
 
   /// The next id. Throws kClockMovedBackwards, kTimestampOutOfRange, kForkDetected,
-  /// kGeneratorClosed. On any throw the generator's state is unchanged.
+  /// kGeneratorClosed, and with a leased node id kLeaseLost. On any throw the generator's
+  /// state is unchanged.
   int64_t next_id();
   /// Fills out[0..n) with ascending ids; each run of ids inside one millisecond is
   /// reserved with one clock read and one state update. n <= kMaxBatch. If a wait fails
@@ -398,8 +441,11 @@ class Generator {
   double max_wait_ms() const noexcept { return max_wait_ms_; }
   int64_t max_drift_ms() const noexcept { return max_drift_ms_; }
 
-  /// Stops the generator (and releases a leased node id). Later calls throw
-  /// kGeneratorClosed. Idempotent.
+  /// Stops the generator. With a leased node id it first persists the last issued
+  /// millisecond as the slot's mark (so a restart need not wait out the reservation made
+  /// ahead), then releases the slot (unlock / etcd revoke). Later calls throw
+  /// kGeneratorClosed. Idempotent. In a forked child it releases nothing: the slot is the
+  /// parent's.
   void close() noexcept;
   bool closed() const noexcept;
 
@@ -422,6 +468,11 @@ class Generator {
   int64_t read_elapsed_ms(bool* elided, int64_t* wall_ns);
   int64_t read_elapsed_ms_exact(int64_t* wall_ns);
   void note_wall(int64_t now_ms, int64_t high) noexcept;
+  bool past_deadline() const;
+  [[noreturn]] void throw_lease_lost(int64_t now);
+  void extend_mark(int64_t last_packed, int64_t now);
+  int64_t current_state() const noexcept;
+  std::string mark_text() const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
   int64_t id_of(int64_t packed) const noexcept {
     return ((packed >> layout_.sequence_bits()) << layout_.timestamp_shift()) | node_part_ |
@@ -441,7 +492,12 @@ class Generator {
   std::shared_ptr<Clock> clock_;
   bool system_clock_;
   WaitHooks hooks_;
-  std::shared_ptr<void> node_lease_;  // held for the generator's life (node sources)
+  std::shared_ptr<detail::NodeLease> lease_;  // null unless the node id is leased
+  const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
+  int64_t initial_state_ = -1;     // state_ at construction (encodes the claimed mark)
+  int64_t mark_persisted_ = -1;    // elapsed ms of the persisted mark; under lease_mu_
+  std::mutex lease_mu_;            // serialises mark writes and close()
+  std::atomic<int64_t> closed_state_{-1};  // state_ as close() found it
 
   // Hot state on its own cache line: the packed (elapsed_ms, sequence) of the last issued
   // id (-1 before the first), the highest wall reading seen, and the issued-id counter.
@@ -451,10 +507,13 @@ class Generator {
   std::atomic<uint64_t> ids_issued_{0};
   std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
   uint64_t created_token_;
+  // Last packed value the persisted high-water mark covers (INT64_MAX without a lease,
+  // INT64_MIN once the lease is lost): the fast path issues nothing above it.
+  std::atomic<int64_t> mark_limit_{INT64_MAX};
 
   alignas(64) std::atomic<uint64_t> rewinds_seen_{0};
   std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0},
-      ms_borrowed_{0};
+      ms_borrowed_{0}, mark_writes_{0}, lease_refusals_{0};
 };
 
 }  // namespace snowfleet

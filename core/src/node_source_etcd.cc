@@ -1,0 +1,520 @@
+// "etcd://host:port[,host:port...]/<prefix>?ttl=10[&node=N][&cacert=..&cert=..&key=..]":
+// node ids leased from etcd through its v3 JSON gateway (libcurl + nlohmann-json, both
+// optional at build time: without them, SNOWFLEET_HAVE_ETCD is undefined and this source
+// says so).
+//
+//   claim:     POST /v3/lease/grant {TTL}; POST /v3/kv/range over <prefix>/slots/ to skip
+//              held slots; then per free slot, starting at a host+pid-derived one,
+//              POST /v3/kv/txn: if create_revision(<prefix>/slots/N) == 0, put it with our
+//              lease and read <prefix>/marks/N (the high-water mark) in the same revision.
+//   keepalive: a background thread, every ttl/3: POST /v3/lease/keepalive. Each success
+//              moves the local deadline to (send time + TTL - margin) on the generator's
+//              monotonic clock; TTL 0 means the lease is gone: lost for good.
+//   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours, put
+//              <prefix>/marks/N. A holder that lost its slot can never move the mark.
+//   release:   stop the keepalive, POST /v3/lease/revoke (deletes the slot key; the mark
+//              key has no lease and stays).
+// Keys and values are base64 in this API, int64 fields are JSON strings, and fields with
+// default values are omitted from responses.
+#include "node_source.hpp"
+
+#if SNOWFLEET_HAVE_ETCD
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "internal.hpp"
+#endif
+
+namespace snowfleet {
+namespace detail {
+
+#if !SNOWFLEET_HAVE_ETCD
+
+std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
+                                      const std::shared_ptr<Clock>&) {
+  throw Error(ErrorKind::kNodeIdUnavailable,
+              "node source '" + spec.substr(0, 200) +
+                  "': this snowfleet was built without etcd support (it needs libcurl and "
+                  "nlohmann-json at build time)");
+}
+
+#else
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxProbes = 65536;
+
+[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+
+// ---- base64 (keys and values in the JSON gateway) -------------------------------------
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string b64(const std::string& in) {
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) |
+                       uint8_t(in[i + 2]);
+    out += kB64[v >> 18];
+    out += kB64[(v >> 12) & 63];
+    out += kB64[(v >> 6) & 63];
+    out += kB64[v & 63];
+  }
+  if (i < in.size()) {
+    uint32_t v = uint32_t(uint8_t(in[i])) << 16;
+    if (i + 1 < in.size()) v |= uint32_t(uint8_t(in[i + 1])) << 8;
+    out += kB64[v >> 18];
+    out += kB64[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kB64[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string unb64(const std::string& in) {
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    const char* p = c ? std::strchr(kB64, c) : nullptr;
+    if (p == nullptr) continue;  // '=' padding
+    acc = (acc << 6) | uint32_t(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += char((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+// int64 fields arrive as JSON strings ("7587861231"), absent when 0.
+int64_t i64(const json& obj, const char* field) {
+  if (!obj.is_object() || !obj.contains(field)) return 0;
+  const json& v = obj[field];
+  if (v.is_string()) return std::stoll(v.get<std::string>());
+  if (v.is_number_integer()) return v.get<int64_t>();
+  return 0;
+}
+
+// ---- configuration --------------------------------------------------------------------
+struct Config {
+  std::vector<std::string> endpoints;  // host:port
+  std::string prefix;                  // no trailing '/'
+  int64_t ttl_s = 10;
+  int64_t node = -1;  // pinned slot
+  std::string cacert, cert, key;
+  bool tls = false;
+  std::string text;  // the spec, for messages (without credentials)
+};
+
+bool parse_uint(const std::string& s, int64_t* out) {
+  if (s.empty() || s.size() > 18) return false;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+Config parse(const std::string& spec, const Layout& layout) {
+  Config c;
+  c.text = spec.substr(0, spec.find('?'));
+  const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
+  std::string rest = spec.substr(7);  // after etcd://
+  std::string query;
+  if (const auto q = rest.find('?'); q != std::string::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
+  const auto slash = rest.find('/');
+  const std::string hosts = rest.substr(0, slash);
+  c.prefix = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  while (!c.prefix.empty() && c.prefix.back() == '/') c.prefix.pop_back();
+  if (c.prefix.empty()) c.prefix = "snowfleet";
+  size_t pos = 0;
+  while (pos <= hosts.size()) {
+    const auto comma = hosts.find(',', pos);
+    const std::string h = hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    int64_t port;
+    const auto colon = h.rfind(':');
+    if (h.empty() || colon == std::string::npos || colon == 0 || !parse_uint(h.substr(colon + 1), &port) ||
+        port < 1 || port > 65535)
+      bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint '" +
+          h.substr(0, 80) + "'");
+    c.endpoints.push_back(h);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  pos = 0;
+  while (!query.empty() && pos <= query.size()) {
+    const auto amp = query.find('&', pos);
+    const std::string kv = query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
+    const auto eq = kv.find('=');
+    const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    if (k == "ttl") {
+      if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
+        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" + v + "'");
+    } else if (k == "node") {
+      if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
+        bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
+            "] for layout " + layout.to_string() + ", got '" + v + "'");
+    } else if (k == "cacert" || k == "cert" || k == "key") {
+      if (v.empty()) bad(quoted + ": " + k + " needs a file path");
+      (k == "cacert" ? c.cacert : k == "cert" ? c.cert : c.key) = v;
+      c.tls = true;
+    } else if (k == "tls") {
+      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v + "'");
+      c.tls = v == "1" || c.tls;
+    } else if (!kv.empty()) {
+      bad(quoted + ": unknown option '" + k.substr(0, 40) +
+          "' (known: ttl, node, tls, cacert, cert, key)");
+    }
+    if (amp == std::string::npos) break;
+    pos = amp + 1;
+  }
+  return c;
+}
+
+std::string slot_text(int64_t slot) {
+  std::string n = std::to_string(slot);
+  if (n.size() < 4) n.insert(0, 4 - n.size(), '0');
+  return n;
+}
+
+// ---- HTTP: one libcurl easy handle per user thread --------------------------------------
+struct Unreachable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct Refused : std::runtime_error {  // etcd answered with an error
+  using std::runtime_error::runtime_error;
+};
+
+size_t collect(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+class Http {
+ public:
+  explicit Http(const Config& c) : cfg_(c) {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    h_ = curl_easy_init();
+    headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
+    if (!h_ || !headers_) throw Error(ErrorKind::kInternal, "libcurl could not create a handle");
+  }
+  ~Http() {
+    if (leak_) return;  // forked child: the handle's connection may be mid-use in the parent
+    curl_easy_cleanup(h_);
+    curl_slist_free_all(headers_);
+  }
+  void leak() { leak_ = true; }
+
+  json post(const std::string& path, const json& body, long timeout_ms) {
+    const std::string data = body.dump();
+    std::string last;
+    for (size_t i = 0; i < cfg_.endpoints.size(); ++i) {
+      const size_t k = (current_ + i) % cfg_.endpoints.size();
+      const std::string url =
+          std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
+      std::string out;
+      curl_easy_reset(h_);
+      curl_easy_setopt(h_, CURLOPT_URL, url.c_str());
+      curl_easy_setopt(h_, CURLOPT_POSTFIELDS, data.c_str());
+      curl_easy_setopt(h_, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
+      curl_easy_setopt(h_, CURLOPT_HTTPHEADER, headers_);
+      curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
+      curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
+      curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, timeout_ms);
+      curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(timeout_ms, 1000L));
+      curl_easy_setopt(h_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
+      curl_easy_setopt(h_, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
+      if (!cfg_.cacert.empty()) curl_easy_setopt(h_, CURLOPT_CAINFO, cfg_.cacert.c_str());
+      if (!cfg_.cert.empty()) curl_easy_setopt(h_, CURLOPT_SSLCERT, cfg_.cert.c_str());
+      if (!cfg_.key.empty()) curl_easy_setopt(h_, CURLOPT_SSLKEY, cfg_.key.c_str());
+      const CURLcode rc = curl_easy_perform(h_);
+      if (rc != CURLE_OK) {
+        last = cfg_.endpoints[k] + ": " + curl_easy_strerror(rc);
+        continue;
+      }
+      current_ = k;  // stick to an endpoint that answers
+      long status = 0;
+      curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
+      json j = json::parse(out, nullptr, false);
+      if (j.is_discarded())
+        throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
+                      " with something that is not JSON");
+      if (status != 200 || (j.is_object() && j.contains("error"))) {
+        std::string msg = j.is_object() && j.contains("message") && j["message"].is_string()
+                              ? j["message"].get<std::string>()
+                              : out.substr(0, 200);
+        if (j.is_object() && j.contains("error") && j["error"].is_object() &&
+            j["error"].contains("message"))
+          msg = j["error"]["message"].dump();
+        throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
+      }
+      return j;
+    }
+    throw Unreachable("etcd unreachable (" + last + ")");
+  }
+
+ private:
+  const Config& cfg_;
+  CURL* h_ = nullptr;
+  curl_slist* headers_ = nullptr;
+  size_t current_ = 0;
+  bool leak_ = false;
+};
+
+class EtcdLease final : public NodeLease {
+ public:
+  EtcdLease(Config cfg, std::shared_ptr<Clock> clock)
+      : cfg_(std::move(cfg)), clock_(std::move(clock)), http_(cfg_), keepalive_http_(cfg_) {
+    ttl_ns_ = cfg_.ttl_s * 1'000'000'000;
+    // The margin absorbs the request's flight time and a clock-rate difference between
+    // this host and etcd's leader: a fifth of the TTL, at least half a second.
+    margin_ns_ = std::max<int64_t>(ttl_ns_ / 5, 500 * kNsPerMs);
+    request_ms_ = static_cast<long>(std::min<int64_t>(2000, cfg_.ttl_s * 1000 / 3));
+  }
+
+  ~EtcdLease() override {
+    if (abandoned_) {
+      // Forked child: the keepalive thread does not exist here and its handle may be
+      // mid-request. Leak both rather than join or clean up.
+      new std::thread(std::move(thread_));
+      http_.leak();
+      keepalive_http_.leak();
+      return;
+    }
+    release();
+  }
+
+  // Runs the claim protocol; throws kNodeIdUnavailable when no slot can be had.
+  void claim(const Layout& layout) {
+    const std::string quoted = "node source '" + cfg_.text + "'";
+    const std::string slots_dir = cfg_.prefix + "/slots/";
+    int64_t granted_ttl = 0;
+    int64_t sent = clock_->monotonic_ns();
+    try {
+      const json g = http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+      lease_id_ = i64(g, "ID");
+      granted_ttl = i64(g, "TTL");
+      if (lease_id_ == 0 || granted_ttl <= 0)
+        throw Refused("lease grant answered without ID/TTL: " + g.dump().substr(0, 200));
+    } catch (const std::runtime_error& e) {
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+    }
+    deadline_.store(sent + granted_ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
+    try {
+      std::set<int64_t> taken;
+      std::string end = slots_dir;
+      end.back() = static_cast<char>(end.back() + 1);  // range end: "<prefix>/slots0"
+      const json r = http_.post(
+          "/v3/kv/range", {{"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}},
+          request_ms_);
+      if (r.contains("kvs"))
+        for (const json& kv : r["kvs"]) {
+          const std::string k = unb64(kv.value("key", ""));
+          int64_t n;
+          if (parse_uint(k.substr(slots_dir.size()), &n)) taken.insert(n);
+        }
+      const int64_t slots = layout.max_node_id() + 1;
+      std::vector<int64_t> order;
+      if (cfg_.node >= 0) {
+        order.push_back(cfg_.node);
+      } else {
+        const int64_t start = probe_start(slots);
+        for (int64_t i = 0; i < std::min(slots, kMaxProbes); ++i)
+          if (!taken.count((start + i) % slots)) order.push_back((start + i) % slots);
+      }
+      char host[256] = {0};
+      gethostname(host, sizeof host - 1);
+      const std::string holder = std::string(host) + " pid " + std::to_string(getpid());
+      for (int64_t slot : order) {
+        const std::string key = slots_dir + slot_text(slot);
+        const std::string mark_key = cfg_.prefix + "/marks/" + slot_text(slot);
+        const json txn = {
+            {"compare", json::array({{{"key", b64(key)},
+                                      {"target", "CREATE"},
+                                      {"result", "EQUAL"},
+                                      {"create_revision", "0"}}})},
+            {"success",
+             json::array({{{"request_put",
+                            {{"key", b64(key)},
+                             {"value", b64(holder)},
+                             {"lease", std::to_string(lease_id_)}}}},
+                          {{"request_range", {{"key", b64(mark_key)}}}}})}};
+        const json t = http_.post("/v3/kv/txn", txn, request_ms_);
+        if (!t.value("succeeded", false)) continue;  // someone else was faster
+        node_id_ = slot;
+        slot_key_ = key;
+        mark_key_ = mark_key;
+        create_revision_ = i64(t.value("header", json::object()), "revision");
+        int64_t mark = -1;
+        const json& rr = t["responses"][1]["response_range"];
+        if (rr.contains("kvs") && !rr["kvs"].empty()) {
+          const std::string v = unb64(rr["kvs"][0].value("value", ""));
+          try {
+            mark = std::stoll(v);
+          } catch (...) {
+            release();
+            throw Error(ErrorKind::kNodeIdUnavailable,
+                        quoted + ": the mark key " + mark_key + " holds '" + v.substr(0, 20) +
+                            "', not a number; refusing a slot whose history is unknown");
+          }
+        }
+        claimed_mark_ms_ = mark;
+        mark_ms_.store(mark, std::memory_order_relaxed);
+        where_ = cfg_.text + " slot " + std::to_string(slot) + " (lease " +
+                 std::to_string(lease_id_) + ")";
+        thread_ = std::thread([this] { keepalive_loop(); });
+        return;
+      }
+      revoke();
+      throw Error(ErrorKind::kNodeIdUnavailable,
+                  cfg_.node >= 0
+                      ? quoted + ": slot " + std::to_string(cfg_.node) + " under " + slots_dir +
+                            " is held by another process"
+                      : quoted + ": no free node id under " + slots_dir + " (" +
+                            std::to_string(taken.size()) + " of " + std::to_string(slots) +
+                            " slots held)");
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const Error*>(&e)) throw;
+      revoke();
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+    }
+  }
+
+  void write_mark(int64_t mark_ms) override {
+    if (released_) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
+    if (lost()) throw Error(ErrorKind::kLeaseLost, problem());
+    const json txn = {
+        {"compare", json::array({{{"key", b64(slot_key_)},
+                                  {"target", "CREATE"},
+                                  {"result", "EQUAL"},
+                                  {"create_revision", std::to_string(create_revision_)}}})},
+        {"success", json::array({{{"request_put",
+                                   {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
+    json t;
+    try {
+      t = http_.post("/v3/kv/txn", txn, request_ms_);
+    } catch (const std::runtime_error& e) {
+      const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
+      set_problem(why);
+      throw Error(ErrorKind::kLeaseLost, why);
+    }
+    if (!t.value("succeeded", false)) {
+      lose(where_ + ": the slot key " + slot_key_ +
+           " is no longer ours (our lease expired; another process may hold the slot)");
+      throw Error(ErrorKind::kLeaseLost, problem());
+    }
+    mark_ms_.store(mark_ms, std::memory_order_release);
+  }
+
+  int64_t mark_lead_ms() const noexcept override { return cfg_.ttl_s * 1000; }
+  const std::atomic<int64_t>* deadline() const noexcept override { return &deadline_; }
+
+  void release() noexcept override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (released_) return;
+      released_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    revoke();
+  }
+
+  void abandon_after_fork() noexcept override { abandoned_ = true; }
+
+ private:
+  void revoke() noexcept {
+    if (lease_id_ == 0) return;
+    try {
+      http_.post("/v3/lease/revoke", {{"ID", std::to_string(lease_id_)}}, 1000);
+    } catch (...) {
+      // The lease expires by itself after its TTL.
+    }
+    lease_id_ = 0;
+  }
+
+  void lose(const std::string& why) {
+    deadline_.store(INT64_MIN, std::memory_order_release);
+    set_lost(why);
+  }
+
+  void keepalive_loop() {
+    const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
+    auto wait = period;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (cv_.wait_for(lock, wait, [this] { return released_.load(); })) return;
+      }
+      const int64_t sent = clock_->monotonic_ns();
+      try {
+        const json r = keepalive_http_.post("/v3/lease/keepalive",
+                                            {{"ID", std::to_string(lease_id_)}}, request_ms_);
+        const int64_t ttl = i64(r.value("result", json::object()), "TTL");
+        if (ttl <= 0) {
+          lose(where_ + ": etcd reports the lease expired; the slot may belong to another "
+                        "process now");
+          return;
+        }
+        deadline_.store(sent + ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
+        set_problem("");
+        wait = period;
+      } catch (const std::exception& e) {
+        // Keep trying, faster: the deadline decides when minting stops.
+        set_problem(std::string("keepalive failed: ") + e.what());
+        wait = std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250));
+      }
+    }
+  }
+
+  Config cfg_;
+  std::shared_ptr<Clock> clock_;
+  Http http_;            // claim, marks, revoke: used under the generator's lease mutex
+  Http keepalive_http_;  // the keepalive thread's own handle
+  int64_t ttl_ns_ = 0, margin_ns_ = 0;
+  long request_ms_ = 1000;
+  int64_t lease_id_ = 0, create_revision_ = 0;
+  std::string slot_key_, mark_key_;
+  std::atomic<int64_t> deadline_{INT64_MIN};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::atomic<bool> released_{false};
+  bool abandoned_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
+                                      const std::shared_ptr<Clock>& clock) {
+  auto lease = std::make_shared<EtcdLease>(parse(spec, layout), clock);
+  lease->claim(layout);
+  return lease;
+}
+
+#endif
+
+}  // namespace detail
+}  // namespace snowfleet
