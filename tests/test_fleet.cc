@@ -1,0 +1,454 @@
+// Leased node ids: the local registry (always) and etcd (tag [.etcd], run by
+// scripts/test-fleet.sh against a real etcd given in $SNOWFLEET_TEST_ETCD). Multi-process
+// behaviour (SIGKILL, SIGSTOP, etcd killed) is in tests/fleet/fleet_test.py.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "snowfleet/snowfleet.hpp"
+
+using namespace snowfleet;
+
+namespace {
+constexpr int64_t E = 1704067200000;
+constexpr int64_t T = E + 1'000'000;  // a scripted "now"
+using Seg = ScriptedClock::Segment;
+
+std::string temp_dir() {
+  char tmpl[] = "/tmp/snowfleet-test-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  return tmpl;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+int64_t mark_in(const std::string& dir, int64_t node) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/slot-%04lld.mark", static_cast<long long>(node));
+  const std::string text = slurp(dir + name);
+  REQUIRE(!text.empty());
+  return std::stoll(text);
+}
+
+Error error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("expected snowfleet::Error");
+  return Error(ErrorKind::kInternal, "unreachable");
+}
+
+struct Opts {
+  std::shared_ptr<ScriptedClock> clock;
+  GeneratorOptions o;
+  Opts(const std::string& source, int64_t wall_ms, Mode mode = Mode::kStrict,
+       const char* layout = "default") {
+    clock = std::make_shared<ScriptedClock>(wall_ms);
+    o.node_source = source;
+    o.mode = mode;
+    o.clock = clock;
+    o.layout = Layout::parse(layout);
+  }
+};
+
+// One slot only: the second claimant must wait for the first.
+constexpr const char* kOneSlot = "41.0.22@1704067200000";
+}  // namespace
+
+TEST_CASE("local: generators in one process get distinct slots; full registry names the dir",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir;
+  Opts a(src, T, Mode::kStrict, "41.2.20@1704067200000");  // 4 slots
+  std::vector<std::unique_ptr<Generator>> gens;
+  std::set<int64_t> nodes;
+  for (int i = 0; i < 4; ++i) {
+    gens.push_back(std::make_unique<Generator>(a.o));
+    nodes.insert(gens.back()->node_id());
+    CHECK(gens.back()->status().lease_state == LeaseState::kHeld);
+  }
+  CHECK(nodes.size() == 4);  // OFD locks: two opens in one process never share a slot
+  const Error full = error_of([&] { Generator g(a.o); });
+  CHECK(full.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(full.what()).find(dir) != std::string::npos);
+  const int64_t freed = gens[2]->node_id();
+  gens[2]->close();
+  CHECK(gens[2]->status().lease_state == LeaseState::kReleased);
+  Generator again(a.o);
+  CHECK(again.node_id() == freed);
+}
+
+TEST_CASE("local: the mark is written ahead, about once a second, and lowered on close",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T);
+  Generator g(a.o);
+  CHECK(g.status().mark_ms == -1);  // a fresh slot has no history
+  const int64_t first = g.next_id();
+  CHECK(decode(Layout(), first).timestamp_ms == T);
+  CHECK(mark_in(dir, g.node_id()) == T + 1000);  // persisted before the id was returned
+  for (int i = 0; i < 100; ++i) g.next_id();
+  a.clock->set_wall_ms(T + 999);
+  for (int i = 0; i < 100; ++i) g.next_id();
+  a.clock->set_wall_ms(T + 1000);
+  g.next_id();
+  CHECK(g.stats().mark_writes == 1);  // 201 ids in one reserved second: one write
+  a.clock->set_wall_ms(T + 1001);
+  g.next_id();
+  CHECK(g.stats().mark_writes == 2);
+  CHECK(mark_in(dir, g.node_id()) == T + 2001);
+  CHECK(g.status().mark_ms == T + 2001);
+  const int64_t node = g.node_id();
+  g.close();
+  CHECK(mark_in(dir, node) == T + 1001);  // the last issued millisecond
+  CHECK(g.stats().mark_writes == 3);
+}
+
+TEST_CASE("local: a new holder issues nothing at or below the slot's mark", "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir;
+  int64_t last = 0;
+  {
+    Opts a(src, T + 5000, Mode::kStrict, kOneSlot);
+    Generator g(a.o);
+    last = g.next_id();
+  }  // closed: mark = T + 5000
+  SECTION("strict: refuses while the clock is behind the mark, and says so") {
+    Opts b(src, T, Mode::kStrict, kOneSlot);
+    Generator g(b.o);
+    CHECK(g.status().mark_ms == T + 5000);
+    const Error e = error_of([&] { g.next_id(); });
+    CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+    CHECK(e.drift_ms() == 5000);
+    const std::string msg = e.what();
+    CHECK(msg.find("high-water mark " + std::to_string(T + 5000)) != std::string::npos);
+    CHECK(msg.find(dir) != std::string::npos);
+    const Status st = g.status();
+    CHECK_FALSE(st.healthy);
+    CHECK(st.reason.find("high-water mark") != std::string::npos);
+    CHECK(st.last_ms == -1);
+    CHECK(g.drift_ms() == 5000);
+    b.clock->set_wall_ms(T + 5000);  // still the mark's millisecond: spent
+    CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+    b.clock->set_wall_ms(T + 5001);
+    const int64_t id = g.next_id();
+    CHECK(id > last);
+    CHECK(decode(Layout::parse(kOneSlot), id).timestamp_ms == T + 5001);
+    CHECK(g.status().healthy);
+  }
+  SECTION("strict: a mark within the wait budget is waited out") {
+    Opts b(src, T + 4998, Mode::kStrict, kOneSlot);
+    b.clock->append(T + 4999);
+    b.clock->append(T + 5000);
+    b.clock->append(T + 5001);
+    Generator g(b.o);
+    CHECK(decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 5001);
+    CHECK(g.stats().waits == 1);
+  }
+  SECTION("monotonic: continues after the mark when within max_drift_ms") {
+    Opts b(src, T + 4500, Mode::kMonotonic, kOneSlot);
+    Generator g(b.o);
+    const int64_t id = g.next_id();
+    CHECK(id > last);
+    CHECK(decode(Layout::parse(kOneSlot), id).timestamp_ms == T + 5001);
+    b.clock->set_wall_ms(T);  // 5 s behind: beyond max_drift_ms
+    CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+  }
+}
+
+TEST_CASE("local: a crashed holder's slot is free, and its reservation is respected",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir;
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    Opts a(src, T, Mode::kStrict, kOneSlot);
+    Generator g(a.o);
+    g.next_id();
+    _exit(0);  // no close(): the kernel drops the lock, the mark stays T + 1000
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  Opts b(src, T + 500, Mode::kStrict, kOneSlot);
+  Generator g(b.o);
+  CHECK(g.status().mark_ms == T + 1000);
+  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+  b.clock->set_wall_ms(T + 1001);
+  CHECK(decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 1001);
+}
+
+TEST_CASE("local: a forked child neither releases nor rewrites the parent's slot",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir;
+  Opts a(src, T, Mode::kStrict, kOneSlot);
+  auto g = std::make_unique<Generator>(a.o);
+  g->next_id();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    bool ok = false;
+    try {
+      g->next_id();
+    } catch (const Error& e) {
+      ok = e.kind() == ErrorKind::kForkDetected;
+    }
+    g.reset();  // close() in the child: must not unlock or write the mark
+    // The parent still holds the only slot.
+    Opts c(src, T, Mode::kStrict, kOneSlot);
+    try {
+      Generator other(c.o);
+      ok = false;
+    } catch (const Error& e) {
+      ok = ok && e.kind() == ErrorKind::kNodeIdUnavailable;
+    }
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(mark_in(dir, 0) == T + 1000);  // untouched by the child
+  Opts c(src, T, Mode::kStrict, kOneSlot);
+  CHECK(error_of([&] { Generator other(c.o); }).kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(g->next_id() > 0);
+  g->close();
+  CHECK(mark_in(dir, 0) == T);
+}
+
+TEST_CASE("local: a slot file replaced while held loses the lease for good", "[fleet][local]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
+  Generator g(a.o);
+  g.next_id();
+  REQUIRE(unlink((dir + "/slot-0000").c_str()) == 0);
+  g.next_id();  // inside the reserved second: no write, nothing noticed yet
+  a.clock->set_wall_ms(T + 2000);
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kLeaseLost);
+  CHECK(std::string(e.what()).find("removed or replaced") != std::string::npos);
+  CHECK(g.status().lease_state == LeaseState::kLost);
+  CHECK_FALSE(g.status().healthy);
+  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
+  CHECK(g.stats().lease_refusals == 2);
+}
+
+TEST_CASE("local: a failed mark write refuses only ids the persisted mark does not cover",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
+  Generator g(a.o);
+  g.next_id();  // mark T + 1000
+  const std::string tmp = dir + "/slot-0000.mark.tmp";
+  REQUIRE(mkdir(tmp.c_str(), 0700) == 0);  // the next write cannot create its temp file
+  a.clock->set_wall_ms(T + 1000);
+  g.next_id();  // covered
+  a.clock->set_wall_ms(T + 1001);
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kLeaseLost);
+  CHECK(std::string(e.what()).find("could not persist") != std::string::npos);
+  CHECK(g.status().lease_state == LeaseState::kHeld);  // transient: the slot is still ours
+  REQUIRE(rmdir(tmp.c_str()) == 0);
+  CHECK(decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 1001);
+  CHECK(mark_in(dir, 0) == T + 2001);
+}
+
+TEST_CASE("local: unusable mark files are skipped; the default directory is used",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  {
+    std::ofstream(dir + "/slot-0000.mark") << "garbage\n";
+  }
+  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
+  const Error e = error_of([&] { Generator g(a.o); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("not a mark") != std::string::npos);
+
+  const char* old = std::getenv("XDG_RUNTIME_DIR");
+  const std::string saved = old ? old : "";
+  setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
+  {
+    Opts b("local", T);
+    Generator g(b.o);
+    g.next_id();
+    struct stat st;
+    CHECK(stat((dir + "/snowfleet").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    CHECK(mark_in(dir + "/snowfleet", g.node_id()) == T + 1000);
+  }
+  if (old) setenv("XDG_RUNTIME_DIR", saved.c_str(), 1); else unsetenv("XDG_RUNTIME_DIR");
+}
+
+TEST_CASE("local: threads share a leased generator; the mark covers every id", "[fleet][local]") {
+  const std::string dir = temp_dir();
+  GeneratorOptions o;
+  o.node_source = "local:" + dir;
+  o.mode = Mode::kMonotonic;
+  Generator g(o);
+  std::vector<std::vector<int64_t>> got(4);
+  std::atomic<bool> closing{false};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 4; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        while (!closing.load()) got[static_cast<size_t>(t)].push_back(g.next_id());
+      } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::kGeneratorClosed);
+      }
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  g.close();  // races with the minting threads
+  closing = true;
+  for (auto& th : pool) th.join();
+  std::vector<int64_t> all;
+  for (auto& v : got) all.insert(all.end(), v.begin(), v.end());
+  std::sort(all.begin(), all.end());
+  REQUIRE(!all.empty());
+  CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
+  // close() persisted the last issued ms: no id, not even one racing close(), lies above.
+  CHECK(decode(Layout(), all.back()).timestamp_ms <= mark_in(dir, g.node_id()));
+  CHECK(g.stats().ids_issued == all.size());
+  CHECK(g.stats().mark_writes <= 4);  // ~0.3 s of minting: one write ahead + one at close
+}
+
+// ---- etcd ---------------------------------------------------------------------------------
+#if SNOWFLEET_HAVE_ETCD
+namespace {
+std::string etcd_source(const std::string& prefix, const std::string& query = "ttl=2") {
+  const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
+  REQUIRE(ep != nullptr);  // scripts/test-fleet.sh sets it
+  static int counter = 0;
+  return std::string("etcd://") + ep + "/" + prefix + "-" + std::to_string(getpid()) + "-" +
+         std::to_string(++counter) + "?" + query;
+}
+}  // namespace
+
+TEST_CASE("etcd: distinct slots, revoke on close, pinned slot held once", "[.etcd][fleet]") {
+  const std::string src = etcd_source("distinct", "ttl=5&node=9");
+  Opts a(src, T);
+  auto g = std::make_unique<Generator>(a.o);
+  CHECK(g->node_id() == 9);
+  CHECK(g->status().lease_state == LeaseState::kHeld);
+  CHECK(g->status().lease_expires_in_ms > 0);
+  const Error e = error_of([&] { Generator other(a.o); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("held by another process") != std::string::npos);
+  g->next_id();
+  g->close();  // revokes: the slot is free at once, no TTL wait
+  Generator again(a.o);
+  CHECK(again.node_id() == 9);
+  CHECK(again.status().mark_ms == T);  // close() lowered the mark to the last issued ms
+
+  const std::string shared = etcd_source("many");
+  std::set<int64_t> nodes;
+  std::vector<std::unique_ptr<Generator>> gens;
+  for (int i = 0; i < 5; ++i) {
+    Opts b(shared, T);
+    gens.push_back(std::make_unique<Generator>(b.o));
+    nodes.insert(gens.back()->node_id());
+  }
+  CHECK(nodes.size() == 5);
+}
+
+TEST_CASE("etcd: restarting a slot with the clock behind its mark refuses", "[.etcd][fleet]") {
+  const std::string src = etcd_source("mark", "ttl=5&node=3");
+  {
+    Opts a(src, T + 5000);
+    Generator g(a.o);
+    g.next_id();
+    CHECK(g.stats().mark_writes == 1);
+    CHECK(g.status().mark_ms == T + 5000 + 5000 + 1000);  // run + TTL lead + 1 s ahead
+  }
+  Opts b(src, T);
+  Generator g(b.o);
+  CHECK(g.status().mark_ms == T + 5000);
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+  CHECK(std::string(e.what()).find("high-water mark " + std::to_string(T + 5000)) !=
+        std::string::npos);
+  b.clock->set_wall_ms(T + 5001);
+  CHECK(decode(Layout(), g.next_id()).timestamp_ms == T + 5001);
+}
+
+TEST_CASE("etcd: past the local deadline every call raises LeaseLost until a keepalive",
+          "[.etcd][fleet]") {
+  Opts a(etcd_source("fence", "ttl=2"), T);
+  Generator g(a.o);
+  g.next_id();
+  a.clock->sleep_ns(2'000'000'000);  // the process "pauses" 2 s on its monotonic clock
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kLeaseLost);
+  CHECK(std::string(e.what()).find("unconfirmed") != std::string::npos);
+  CHECK(g.status().lease_state == LeaseState::kUnconfirmed);
+  CHECK_FALSE(g.status().healthy);
+  CHECK(g.status().lease_expires_in_ms < 0);
+  CHECK(g.stats().lease_refusals == 1);
+  // The lease is in fact alive in etcd: the next keepalive (every ttl/3) confirms it.
+  bool served = false;
+  for (int i = 0; i < 40 && !served; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    served = g.status().lease_state == LeaseState::kHeld;
+  }
+  CHECK(served);
+  CHECK(g.next_id() > 0);
+}
+
+TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved",
+          "[.etcd][fleet]") {
+  const std::string src = etcd_source("steal", "ttl=2&node=4");
+  Opts a(src, T);
+  Generator g(a.o);
+  g.next_id();  // mark T + 2000 + 1000, hot limit T + 1000
+  // Delete the slot key behind the holder's back (as an expired lease would).
+  const std::string prefix = src.substr(src.find('/', 7) + 1, src.find('?') - src.find('/', 7) - 1);
+  const std::string cmd = "ETCDCTL_API=3 etcdctl --endpoints " +
+                          std::string(std::getenv("SNOWFLEET_TEST_ETCD")) + " del " + prefix +
+                          "/slots/0004 >/dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  a.clock->set_wall_ms(T + 1500);  // needs a new mark: the compare-and-swap fails
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kLeaseLost);
+  CHECK(std::string(e.what()).find("no longer ours") != std::string::npos);
+  CHECK(g.status().lease_state == LeaseState::kLost);
+  a.clock->set_wall_ms(T + 1);  // even inside the old reservation: lost is final
+  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
+}
+#endif
+
+TEST_CASE("etcd: unreachable store and bad specs", "[fleet][etcd-offline]") {
+  Opts a("etcd://127.0.0.1:1/x?ttl=2", T);
+#if SNOWFLEET_HAVE_ETCD
+  const Error e = error_of([&] { Generator g(a.o); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("unreachable") != std::string::npos);
+  for (const char* bad : {"etcd://host/x", "etcd://h:99999/x", "etcd://h:1/x?ttl=1",
+                          "etcd://h:1/x?color=red", "etcd://h:1/x?node=1024"}) {
+    Opts b(bad, T);
+    CHECK(error_of([&] { Generator g(b.o); }).kind() == ErrorKind::kInvalidArgument);
+  }
+#else
+  const Error e = error_of([&] { Generator g(a.o); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("without etcd support") != std::string::npos);
+#endif
+}
