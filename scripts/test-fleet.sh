@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Fleet tests: leased node ids from the local registry and from a real etcd.
+#   - installs what it needs from Debian (idempotent, quiet), builds the core with etcd
+#     support, the Catch2 tests and tests/fleet_worker;
+#   - starts a throw-away etcd (Debian's etcd-server) on free loopback ports in a temp dir;
+#   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
+#     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own);
+#   - stops etcd and removes the temp dir, whatever happened.
+# Environment: SNOWFLEET_FLEET_BUILD (build dir, default build-fleet), SNOWFLEET_SANITIZE
+# (e.g. "address;undefined" or "thread": builds and runs everything under it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for pkg in cmake ninja-build g++ catch2 nlohmann-json3-dev libcurl4-openssl-dev etcd-server \
+           etcd-client curl python3; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if ((${#need[@]})); then
+  echo "test-fleet: installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+build=${SNOWFLEET_FLEET_BUILD:-build-fleet}
+cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
+  -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
+ninja -C "$build" snowfleet_tests fleet_worker snowfleet >/dev/null
+
+tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
+etcd_pid=""
+cleanup() {
+  if [ -n "$etcd_pid" ]; then kill -9 "$etcd_pid" 2>/dev/null || true; wait "$etcd_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+read -r client peer < <(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(2)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in ss))')
+endpoint=127.0.0.1:$client
+etcd --name fleet --data-dir "$tmp/etcd" \
+  --listen-client-urls "http://$endpoint" --advertise-client-urls "http://$endpoint" \
+  --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+  --initial-cluster "fleet=http://127.0.0.1:$peer" >"$tmp/etcd.log" 2>&1 &
+etcd_pid=$!
+for _ in $(seq 100); do
+  curl -s -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
+  sleep 0.1
+done
+curl -s -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header ||
+  { echo "test-fleet: etcd did not start:"; tail -20 "$tmp/etcd.log"; exit 1; }
+echo "test-fleet: etcd $(etcd --version | head -1 | awk '{print $3}') on $endpoint"
+
+export SNOWFLEET_TEST_ETCD=$endpoint
+echo "== Catch2: local registry and etcd leases"
+"$build/tests/snowfleet_tests" "[fleet]"
+
+echo "== CLI: snowfleet next --node-source"
+cli=$build/core/snowfleet
+a=$("$cli" next --node-source "local:$tmp/reg" -n 3)
+b=$("$cli" next --node-source "local:$tmp/reg" -n 3)
+[ "$(printf '%s\n%s\n' "$a" "$b" | sort -u | wc -l)" = 6 ] || { echo "CLI local ids not unique"; exit 1; }
+ls "$tmp/reg" | grep -q '^slot-[0-9]*\.mark$' || { echo "CLI local: no mark file"; exit 1; }
+"$cli" next --node-source "etcd://$endpoint/cli?ttl=2&node=12" -n 2 | head -1 |
+  xargs "$cli" decode | grep -q "node=12" || { echo "CLI etcd: wrong node"; exit 1; }
+echo "CLI ok"
+
+echo "== multi-process fleet tests"
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Multi-process fleet tests: many processes lease node ids, get killed, stopped, and lose
+their etcd; every id any of them minted is collected and checked for duplicates.
+
+Run by scripts/test-fleet.sh. Environment:
+  FLEET_WORKER         path to the fleet_worker binary (tests/fleet_worker.cc)
+  SNOWFLEET_TEST_ETCD  host:port of a running etcd (the etcd tests fail without it)
+  ETCD_BIN             etcd server binary, for the test that kills and restarts its own etcd
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+WORKER = os.environ.get("FLEET_WORKER", "build/tests/fleet_worker")
+ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
+ETCD_BIN = os.environ.get("ETCD_BIN", shutil.which("etcd") or "etcd")
+EPOCH = 1704067200000
+TOTAL = {"ids": 0, "processes": 0}
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+def decode(id_, node_bits=10, seq_bits=12, epoch=EPOCH):
+    return {"ms": (id_ >> (node_bits + seq_bits)) + epoch,
+            "node": (id_ >> seq_bits) & ((1 << node_bits) - 1)}
+
+
+class Worker:
+    """One fleet_worker process; a thread collects its lines with their arrival time."""
+
+    def __init__(self, source, *args):
+        self.cmd = [WORKER, "--source", source, *map(str, args)]
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = []  # (arrival_ms, line)
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        TOTAL["processes"] += 1
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.lines.append((now_ms(), line.rstrip("\n")))
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.lines)
+
+    def wait_for(self, prefix, timeout=15.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            for _, line in self.snapshot():
+                if line.startswith(prefix):
+                    return line
+            if self.proc.poll() is not None:
+                self.reader.join(2)
+                for _, line in self.snapshot():
+                    if line.startswith(prefix):
+                        return line
+                return None
+            time.sleep(0.01)
+        return None
+
+    def node(self):
+        line = self.wait_for(("node ", "error "))
+        if line and line.startswith("node "):
+            return int(line.split()[1])
+        return None
+
+    def claimed_mark(self):
+        line = self.wait_for("node ")
+        return int(line.split()[2])
+
+    def finish(self, timeout=30):
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(5)
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.finish()
+
+    def ids(self):
+        out = []
+        for _, line in self.snapshot():
+            if line.startswith("ids "):
+                out.extend(int(x) for x in line.split()[2:])
+        return out
+
+    def errors(self):
+        return [line for _, line in self.snapshot() if line.startswith("error ")]
+
+
+def assert_unique(test, workers):
+    all_ids = [i for w in workers for i in w.ids()]
+    TOTAL["ids"] += len(all_ids)
+    test.assertEqual(len(all_ids), len(set(all_ids)), "an id was minted twice")
+    return all_ids
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Etcd:
+    """A private single-member etcd on loopback ports that a test may kill and restart."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="snowfleet-etcd-")
+        self.client, self.peer = free_port(), free_port()
+        self.endpoint = f"127.0.0.1:{self.client}"
+        self.proc = None
+
+    def start(self):
+        if getattr(self, "log", None) is None:
+            self.log = open(f"{self.dir}/log", "ab")
+        self.proc = subprocess.Popen(
+            [ETCD_BIN, "--name", "t", "--data-dir", f"{self.dir}/data",
+             "--listen-client-urls", f"http://{self.endpoint}",
+             "--advertise-client-urls", f"http://{self.endpoint}",
+             "--listen-peer-urls", f"http://127.0.0.1:{self.peer}",
+             "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer}",
+             "--initial-cluster", f"t=http://127.0.0.1:{self.peer}"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.time() + 20
+        while time.time() < end:
+            try:
+                with socket.create_connection(("127.0.0.1", self.client), 0.2):
+                    pass
+                out = subprocess.run(["curl", "-s", "-X", "POST", f"http://{self.endpoint}/v3/kv/range",
+                                      "-d", '{"key":"AA=="}'], capture_output=True, text=True)
+                if '"header"' in out.stdout:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("etcd did not start; see " + self.dir + "/log")
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def close(self):
+        if self.proc and self.proc.poll() is None:
+            self.kill()
+        if getattr(self, "log", None):
+            self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class LocalRegistry(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="snowfleet-registry-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def test_many_processes_get_distinct_node_ids(self):
+        workers = [Worker(f"local:{self.dir}", "--seconds", 2, "--burst", 8) for _ in range(16)]
+        codes = [w.finish() for w in workers]
+        self.assertEqual(codes, [0] * 16, [w.errors() for w in workers])
+        nodes = [w.node() for w in workers]
+        self.assertEqual(len(set(nodes)), 16, nodes)
+        all_ids = assert_unique(self, workers)
+        self.assertGreater(len(all_ids), 16 * 100)
+        for w in workers:
+            self.assertTrue(all(decode(i)["node"] == w.node() for i in w.ids()))
+
+    def test_killed_process_slot_is_reusable_and_its_ids_are_not_reissued(self):
+        layout = "41.2.20@1704067200000"  # 4 slots
+        src = f"local:{self.dir}"
+        holders = [Worker(src, "--layout", layout, "--seconds", 60, "--burst", 8) for _ in range(4)]
+        nodes = [w.node() for w in holders]
+        self.assertEqual(sorted(nodes), [0, 1, 2, 3])
+        extra = Worker(src, "--layout", layout)
+        self.assertEqual(extra.finish(), 2)
+        self.assertIn("NODE_ID_UNAVAILABLE", extra.errors()[0])
+        self.assertIn(self.dir, extra.errors()[0])
+        time.sleep(0.5)
+        victim = holders[1]
+        victim.proc.send_signal(signal.SIGKILL)
+        victim.finish()
+        victim_ids = victim.ids()
+        self.assertTrue(victim_ids)
+        heir = Worker(src, "--layout", layout, "--seconds", 2.5, "--burst", 8, "--keep-going")
+        self.assertEqual(heir.node(), nodes[1])
+        # The victim reserved up to a second ahead and never closed: the heir found that
+        # mark and (strict mode) refuses, naming it, until its clock passes the mark.
+        victim_last = max(decode(i, 2, 20)["ms"] for i in victim_ids)
+        mark = heir.claimed_mark()
+        self.assertGreaterEqual(mark, victim_last)
+        self.assertEqual(heir.finish(), 0)
+        for e in heir.errors():
+            self.assertIn("CLOCK_MOVED_BACKWARDS", e)
+            self.assertIn(f"high-water mark {mark}", e)
+        self.assertTrue(heir.ids())
+        self.assertGreater(min(decode(i, 2, 20)["ms"] for i in heir.ids()), mark)
+        self.assertGreater(min(heir.ids()), max(victim_ids))
+        for w in holders:
+            w.stop()
+        assert_unique(self, holders + [heir])
+
+
+@unittest.skipUnless(ETCD, "SNOWFLEET_TEST_ETCD not set")
+class EtcdFleet(unittest.TestCase):
+    def prefix(self, name):
+        return f"{name}-{os.getpid()}-{time.monotonic_ns()}"
+
+    def test_racing_claimants_exactly_one_wins(self):
+        for round_ in range(6):
+            # Alternate between a pinned slot and a one-slot layout (the probing path).
+            if round_ % 2:
+                src, extra = f"etcd://{ETCD}/{self.prefix('race')}?ttl=5&node=7", []
+            else:
+                src, extra = f"etcd://{ETCD}/{self.prefix('race')}?ttl=5", ["--layout", "41.0.22@1704067200000"]
+            racers = [Worker(src, *extra, "--seconds", 1, "--burst", 4) for _ in range(6)]
+            codes = [w.finish() for w in racers]
+            winners = [w for w, c in zip(racers, codes) if c == 0]
+            self.assertEqual(len(winners), 1, [w.snapshot()[:2] for w in racers])
+            for w, c in zip(racers, codes):
+                if c != 0:
+                    self.assertEqual(c, 2)
+                    self.assertIn("NODE_ID_UNAVAILABLE", w.errors()[0])
+            assert_unique(self, racers)
+
+    def test_stopped_holder_raises_lease_lost_after_sigcont_before_minting(self):
+        src = f"etcd://{ETCD}/{self.prefix('stop')}?ttl=2&node=5"
+        a = Worker(src, "--seconds", 30, "--burst", 4, "--keep-going")
+        self.assertEqual(a.node(), 5)
+        time.sleep(1.0)
+        a.proc.send_signal(signal.SIGSTOP)
+        stopped_at = now_ms()
+        time.sleep(4.0)  # well past TTL 2 s: etcd expires the lease
+        b = Worker(src, "--seconds", 1, "--burst", 4)
+        self.assertEqual(b.node(), 5, b.snapshot()[:3])  # the slot was free for someone else
+        self.assertEqual(b.finish(), 0, b.errors())
+        a.proc.send_signal(signal.SIGCONT)
+        self.assertIsNotNone(a.wait_for("error LEASE_LOST", 10), a.snapshot()[-5:])
+        time.sleep(0.5)
+        a.stop()
+        a_ids = a.ids()
+        self.assertTrue(a_ids)
+        # Nothing was minted after the pause: every id of A predates the SIGSTOP.
+        latest = max(decode(i)["ms"] for i in a_ids)
+        self.assertLessEqual(latest, stopped_at + 20)
+        self.assertTrue(all("LEASE_LOST" in e for e in a.errors()), a.errors()[:3])
+        self.assertIn("status lost 0", "\n".join(l for _, l in a.snapshot()))
+        assert_unique(self, [a, b])
+        self.assertGreater(min(b.ids()), max(a_ids))
+
+
+class EtcdOutage(unittest.TestCase):
+    def setUp(self):
+        if not shutil.which(ETCD_BIN):
+            self.skipTest("no etcd binary")
+        self.etcd = Etcd()
+        self.etcd.start()
+        self.addCleanup(self.etcd.close)
+
+    def test_etcd_killed_minting_continues_until_the_deadline_then_refuses(self):
+        ttl = 3  # keepalive every 1 s, deadline = last keepalive + 3 s - 0.6 s margin
+        src = f"etcd://{self.etcd.endpoint}/outage?ttl={ttl}"
+        a = Worker(src, "--seconds", 40, "--burst", 4, "--keep-going")
+        self.assertIsNotNone(a.node())
+        time.sleep(2.0)
+        killed_at = now_ms()
+        self.etcd.kill()
+        self.assertIsNotNone(a.wait_for("error LEASE_LOST", 10))
+        lost_line = next(l for _, l in a.snapshot() if l.startswith("error LEASE_LOST"))
+        refused_at = int(lost_line.split()[2])
+        minted_in_outage = [i for i in a.ids() if decode(i)["ms"] > killed_at]
+        # It went on minting for more than the 1 s reserved ahead (the mark leads by the TTL) ...
+        self.assertGreater(max(decode(i)["ms"] for i in minted_in_outage), killed_at + 1000)
+        # ... and stopped by the local deadline: at most TTL - margin after the last keepalive.
+        self.assertGreaterEqual(refused_at, killed_at + 1000)
+        self.assertLessEqual(refused_at, killed_at + ttl * 1000 - 600 + 150)
+        self.assertLessEqual(max(decode(i)["ms"] for i in a.ids()), refused_at)
+        # etcd comes back with the lease still alive: a keepalive confirms it, minting resumes.
+        restarted_at = now_ms()
+        self.etcd.start()
+        end = time.time() + 10
+        while time.time() < end and not any(decode(i)["ms"] > restarted_at for i in a.ids()):
+            time.sleep(0.1)
+        self.assertTrue(any(decode(i)["ms"] > restarted_at for i in a.ids()), a.snapshot()[-3:])
+        self.assertEqual(a.stop(), 0)
+        assert_unique(self, [a])
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=2).result
+    print(f"fleet: {TOTAL['processes']} processes, {TOTAL['ids']} ids collected, "
+          f"{'zero duplicates' if result.wasSuccessful() else 'FAILED'}")
+    raise SystemExit(0 if result.wasSuccessful() else 1)
