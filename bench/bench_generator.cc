@@ -1,14 +1,21 @@
 // Generator benchmarks. Every figure has a peer measured in the same run:
 //   - a bare clock_gettime(CLOCK_REALTIME), the cost floor of any id that reads the clock;
 //   - the seeds' algorithm as a plain mutex + busy-spin generator (strict mode's peer);
-//   - the monotonic generator's own algorithm behind a std::mutex (the CAS design's peer).
+//   - the monotonic generator's own algorithm behind a std::mutex (the CAS design's peer);
+//   - for leased node ids ("local:DIR", and "etcd://..." when $SNOWFLEET_BENCH_ETCD names an
+//     etcd host:port), the same generator without a lease: the lease must cost nothing
+//     per id. Their counters report how many high-water marks were written.
 // bench/run.py runs this binary several times and prints medians and ratios.
 #include <benchmark/benchmark.h>
 #include <time.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "snowfleet/snowfleet.hpp"
 
@@ -65,11 +72,40 @@ class MutexMonotonic {
   int64_t state_ = -1;
 };
 
-snowfleet::Generator* make(snowfleet::Mode mode) {
+snowfleet::Generator* make(snowfleet::Mode mode, const std::string& source = "") {
   snowfleet::GeneratorOptions o;
   o.node_id = 1;
+  o.node_source = source;
   o.mode = mode;
   return new snowfleet::Generator(o);
+}
+
+std::string local_source() {
+  static const std::string dir = [] {
+    char tmpl[] = "/tmp/snowfleet-bench-XXXXXX";
+    return std::string(mkdtemp(tmpl));
+  }();
+  return "local:" + dir;
+}
+
+// Leased vs unleased, same loop. `source` empty: no lease (the peer).
+void run_leased(benchmark::State& state, snowfleet::Mode mode, const std::string& source) {
+  std::unique_ptr<snowfleet::Generator> g(make(mode, source));
+  for (auto _ : state) benchmark::DoNotOptimize(g->next_id());
+  state.SetItemsProcessed(state.iterations());
+  const auto st = g->stats();
+  state.counters["mark_writes"] = static_cast<double>(st.mark_writes);
+  state.counters["ids_per_mark_write"] =
+      st.mark_writes ? static_cast<double>(st.ids_issued) / static_cast<double>(st.mark_writes) : 0;
+}
+
+void BM_LeaseNone_Monotonic(benchmark::State& s) { run_leased(s, snowfleet::Mode::kMonotonic, ""); }
+void BM_LeaseLocal_Monotonic(benchmark::State& s) {
+  run_leased(s, snowfleet::Mode::kMonotonic, local_source());
+}
+void BM_LeaseNone_Strict(benchmark::State& s) { run_leased(s, snowfleet::Mode::kStrict, ""); }
+void BM_LeaseLocal_Strict(benchmark::State& s) {
+  run_leased(s, snowfleet::Mode::kStrict, local_source());
 }
 
 void BM_ClockRead(benchmark::State& state) {
@@ -146,5 +182,30 @@ BENCHMARK(BM_MonotonicNextIds)->Arg(4096)->Iterations(kBurst / 4096);
 BENCHMARK(BM_MonotonicNextIds)->Arg(10000)->Iterations(kBurst / 10000);
 BENCHMARK(BM_MonotonicShared)->Threads(2)->Iterations(kBurst / 2)->UseRealTime();
 BENCHMARK(BM_MutexMonotonicShared)->Threads(2)->Iterations(kBurst / 2)->UseRealTime();
+// Leased pairs, interleaved so that machine noise hits both alike. Monotonic: the per-call
+// cost inside a burst; strict: whole seconds (4,096 ids/ms cap), counting mark writes.
+BENCHMARK(BM_LeaseNone_Monotonic)->Iterations(kBurst);
+BENCHMARK(BM_LeaseLocal_Monotonic)->Iterations(kBurst);
+BENCHMARK(BM_LeaseNone_Strict)->MinTime(3.0)->UseRealTime();
+BENCHMARK(BM_LeaseLocal_Strict)->MinTime(3.0)->UseRealTime();
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  // etcd pairs only when an etcd is named: a benchmark must not depend on a service.
+  if (const char* ep = std::getenv("SNOWFLEET_BENCH_ETCD")) {
+    const std::string src = std::string("etcd://") + ep + "/bench?ttl=10";
+    benchmark::RegisterBenchmark("BM_LeaseNone_Monotonic/etcd-peer", [](benchmark::State& s) {
+      run_leased(s, snowfleet::Mode::kMonotonic, "");
+    })->Iterations(kBurst);
+    benchmark::RegisterBenchmark("BM_LeaseEtcd_Monotonic", [src](benchmark::State& s) {
+      run_leased(s, snowfleet::Mode::kMonotonic, src);
+    })->Iterations(kBurst);
+    benchmark::RegisterBenchmark("BM_LeaseEtcd_Strict", [src](benchmark::State& s) {
+      run_leased(s, snowfleet::Mode::kStrict, src);
+    })->MinTime(3.0)->UseRealTime();
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -306,20 +306,20 @@ TEST_CASE("local: threads share a leased generator; the mark covers every id", "
   o.mode = Mode::kMonotonic;
   Generator g(o);
   std::vector<std::vector<int64_t>> got(4);
-  std::atomic<bool> closing{false};
+  std::vector<ErrorKind> ended(4, ErrorKind::kInternal);  // Catch2 asserts are not thread-safe
   std::vector<std::thread> pool;
   for (int t = 0; t < 4; ++t)
     pool.emplace_back([&, t] {
       try {
-        while (!closing.load()) got[static_cast<size_t>(t)].push_back(g.next_id());
+        for (;;) got[static_cast<size_t>(t)].push_back(g.next_id());
       } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::kGeneratorClosed);
+        ended[static_cast<size_t>(t)] = e.kind();
       }
     });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   g.close();  // races with the minting threads
-  closing = true;
   for (auto& th : pool) th.join();
+  for (ErrorKind k : ended) CHECK(k == ErrorKind::kGeneratorClosed);
   std::vector<int64_t> all;
   for (auto& v : got) all.insert(all.end(), v.begin(), v.end());
   std::sort(all.begin(), all.end());
@@ -411,6 +411,28 @@ TEST_CASE("etcd: past the local deadline every call raises LeaseLost until a kee
   }
   CHECK(served);
   CHECK(g.next_id() > 0);
+}
+
+TEST_CASE("etcd: a forked child neither revokes nor renews for the parent", "[.etcd][fleet]") {
+  const std::string src = etcd_source("fork", "ttl=2&node=2");
+  Opts a(src, T);
+  auto g = std::make_unique<Generator>(a.o);
+  g->next_id();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    g.reset();  // close() in the child: no revoke, no mark write, no join of a thread
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(error_of([&] { Generator other(a.o); }).kind() == ErrorKind::kNodeIdUnavailable);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past the TTL
+  CHECK(g->status().lease_state == LeaseState::kHeld);  // the parent's keepalives go on
+  CHECK(error_of([&] { Generator other(a.o); }).kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(g->status().mark_ms == T + 2000 + 1000);  // the child wrote nothing
 }
 
 TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved",

@@ -131,7 +131,15 @@ Generator::Generator(GeneratorOptions o)
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
-  std::lock_guard<std::mutex> lock(lease_mu_);
+  // In a forked child only this thread exists: lease_mu_ may have been copied locked by a
+  // parent thread that was writing a mark, so do not wait for it there.
+  const bool forked_child = created_token_ != detail::fork_generation();
+  std::unique_lock<std::mutex> lock(lease_mu_, std::defer_lock);
+  if (forked_child) {
+    (void)lock.try_lock();
+  } else {
+    lock.lock();
+  }
   if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
   usable_token_.store(kClosedToken, std::memory_order_seq_cst);
   // Swap in kClosedState so that a call which passed its usability check before the token
@@ -142,10 +150,12 @@ void Generator::close() noexcept {
   while (!state_.compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
     closed_state_.store(last, std::memory_order_relaxed);
   if (!lease_) return;
-  if (created_token_ != detail::fork_generation()) {
-    // A forked child: the slot (lock, etcd lease) belongs to the parent. Touch nothing.
+  if (forked_child) {
+    // The slot (lock, etcd lease) belongs to the parent: drop our descriptors and leak the
+    // object on purpose. Its keepalive thread does not exist here, and destroying the
+    // mutex and condition variable that thread was waiting on could block.
     lease_->abandon_after_fork();
-    lease_.reset();
+    new std::shared_ptr<detail::NodeLease>(std::move(lease_));
     return;
   }
   // Persist the millisecond actually reached, so the next holder need not wait out the

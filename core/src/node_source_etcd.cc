@@ -296,8 +296,8 @@ class EtcdLease final : public NodeLease {
 
   ~EtcdLease() override {
     if (abandoned_) {
-      // Forked child: the keepalive thread does not exist here and its handle may be
-      // mid-request. Leak both rather than join or clean up.
+      // Forked child (normally the generator leaks the whole lease instead): the keepalive
+      // thread does not exist here and its handle may be mid-request. Leak both.
       new std::thread(std::move(thread_));
       http_.leak();
       keepalive_http_.leak();
