@@ -17,7 +17,7 @@ PEER = {
     "BM_LeaseLocal_Monotonic": "BM_LeaseNone_Monotonic",
     "BM_LeaseLocal_Strict": "BM_LeaseNone_Strict",
     "BM_LeaseEtcd_Monotonic": "BM_LeaseNone_Monotonic/etcd-peer",
-    "BM_LeaseEtcd_Strict": "BM_LeaseNone_Strict",
+    "BM_LeaseEtcd_Strict": "BM_LeaseNone_Strict/etcd-peer",
 }
 
 
@@ -31,6 +31,8 @@ def main():
         out = subprocess.run([args.bin, "--benchmark_filter=BM_Lease", "--benchmark_format=json"],
                              check=True, capture_output=True, text=True).stdout
         for b in json.loads(out)["benchmarks"]:
+            if "Warmup" in b["name"]:
+                continue
             name = b["name"].split("/iterations")[0].split("/min_time")[0].split("/real_time")[0]
             ns.setdefault(name, []).append(1e9 / b["items_per_second"])
             writes.setdefault(name, []).append(b.get("mark_writes", 0))
