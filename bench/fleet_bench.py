@@ -7,9 +7,12 @@
 
 Runs the BM_Lease* benchmarks `runs` times, then prints per benchmark the median ns/id and
 ids/s, the ratio to its unleased peer from the same runs, and the mark writes per run.
+Then the same with the TSC window off (SNOWFLEET_TSC_WINDOW=0): every wall read is then
+exact, which is where an etcd lease checks its deadline (one CLOCK_MONOTONIC read).
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
 
@@ -26,10 +29,16 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--bin", default="build/bench/snowfleet_bench")
     args = ap.parse_args()
+    table(args, {}, "TSC window on (default)")
+    table(args, {"SNOWFLEET_TSC_WINDOW": "0"}, "TSC window off: every wall read exact")
+
+
+def table(args, env, title):
     ns, writes, per_write = {}, {}, {}
     for _ in range(args.runs):
         out = subprocess.run([args.bin, "--benchmark_filter=BM_Lease", "--benchmark_format=json"],
-                             check=True, capture_output=True, text=True).stdout
+                             check=True, capture_output=True, text=True,
+                             env=dict(os.environ, **env)).stdout
         for b in json.loads(out)["benchmarks"]:
             if "Warmup" in b["name"]:
                 continue
@@ -37,7 +46,7 @@ def main():
             ns.setdefault(name, []).append(1e9 / b["items_per_second"])
             writes.setdefault(name, []).append(b.get("mark_writes", 0))
             per_write.setdefault(name, []).append(b.get("ids_per_mark_write", 0))
-    print(f"median of {args.runs} runs (peer = same generator without a lease, same runs)")
+    print(f"\n{title}: median of {args.runs} runs (peer = same generator without a lease, same runs)")
     print(f"{'benchmark':36} {'ns/id':>8} {'ids/s':>14} {'vs peer':>8} {'marks/run':>10} {'ids/mark':>12}")
     for name, vals in ns.items():
         m = statistics.median(vals)
