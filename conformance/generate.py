@@ -174,7 +174,7 @@ def codec_cases():
         except m.ModelError as e:
             expect = error_of(e)
         cases.append({"id": cid, "source": source, "op": "decode", "layout": layout,
-                      "id": id_text, "expect": expect})
+                      "value": id_text, "expect": expect})
         return expect
 
     r = compose("codec.seed001.api_sketch_literal", "001 sections 4-5: node 37 at 1737747358021",

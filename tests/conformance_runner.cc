@@ -162,7 +162,7 @@ TEST_CASE("conformance: codec vectors", "[conformance]") {
         if (got) CHECK(std::to_string(*got) == expect.at("id").get<std::string>());
       } else {
         REQUIRE(op == "decode");
-        const auto got = expect_outcome(expect, [&] { return decode(layout, i64(c.at("id"))); });
+        const auto got = expect_outcome(expect, [&] { return decode(layout, i64(c.at("value"))); });
         if (got)
           check_subset(expect, json{{"timestamp_ms", std::to_string(got->timestamp_ms)},
                                     {"node_id", got->node_id},
