@@ -6,26 +6,21 @@
 #   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own);
 #   - stops etcd and removes the temp dir, whatever happened.
-# Environment: SNOWFLEET_FLEET_BUILD (build dir, default build-fleet), SNOWFLEET_SANITIZE
+# Environment: SNOWFLEET_FLEET_BUILD (build dir, default build/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
 
-need=()
-for pkg in cmake ninja-build g++ catch2 nlohmann-json3-dev libcurl4-openssl-dev etcd-server \
-           etcd-client curl python3; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if ((${#need[@]})); then
-  echo "test-fleet: installing ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+section "fleet: dependencies"
+core_deps
+apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3
 
-build=${SNOWFLEET_FLEET_BUILD:-build-fleet}
+build=${SNOWFLEET_FLEET_BUILD:-build/fleet}
+section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
-ninja -C "$build" snowfleet_tests fleet_worker snowfleet >/dev/null
+cmake --build "$build" --target snowfleet_tests fleet_worker snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
 etcd_pid=""
@@ -47,18 +42,18 @@ etcd --name fleet --data-dir "$tmp/etcd" \
   --initial-cluster "fleet=http://127.0.0.1:$peer" >"$tmp/etcd.log" 2>&1 &
 etcd_pid=$!
 for _ in $(seq 100); do
-  curl -s -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
+  curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
   sleep 0.1
 done
-curl -s -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header ||
+curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header ||
   { echo "test-fleet: etcd did not start:"; tail -20 "$tmp/etcd.log"; exit 1; }
 echo "test-fleet: etcd $(etcd --version | head -1 | awk '{print $3}') on $endpoint"
 
 export SNOWFLEET_TEST_ETCD=$endpoint
-echo "== Catch2: local registry and etcd leases"
+section "fleet: Catch2 tests, local registry and etcd leases"
 "$build/tests/snowfleet_tests" "[fleet]"
 
-echo "== CLI: snowfleet next --node-source"
+section "fleet: CLI --node-source"
 cli=$build/core/snowfleet
 a=$("$cli" next --node-source "local:$tmp/reg" -n 3)
 b=$("$cli" next --node-source "local:$tmp/reg" -n 3)
@@ -68,5 +63,5 @@ ls "$tmp/reg" | grep -q '^slot-[0-9]*\.mark$' || { echo "CLI local: no mark file
   xargs "$cli" decode | grep -q "node=12" || { echo "CLI etcd: wrong node"; exit 1; }
 echo "CLI ok"
 
-echo "== multi-process fleet tests"
+section "fleet: multi-process tests (every id collected, zero duplicates)"
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py

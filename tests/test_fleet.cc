@@ -273,6 +273,35 @@ TEST_CASE("local: a failed mark write refuses only ids the persisted mark does n
   CHECK(mark_in(dir, 0) == T + 2001);
 }
 
+namespace {
+std::atomic<int> g_hook_enters{0}, g_hook_leaves{0};
+void* hook_enter(void*) {
+  g_hook_enters.fetch_add(1);
+  return &g_hook_enters;
+}
+void hook_leave(void*, void* token) {
+  if (token == &g_hook_enters) g_hook_leaves.fetch_add(1);
+}
+}  // namespace
+
+TEST_CASE("local: mark writes and close() run inside the wait hooks (GIL released)",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T);
+  a.o.wait_hooks.enter = hook_enter;
+  a.o.wait_hooks.leave = hook_leave;
+  g_hook_enters = g_hook_leaves = 0;
+  Generator g(a.o);
+  g.next_id();  // one mark write, no clock wait
+  CHECK(g.stats().waits == 0);
+  CHECK(g_hook_enters == 1);
+  g.next_id();  // fast path: no hook
+  CHECK(g_hook_enters == 1);
+  g.close();  // final mark write + release
+  CHECK(g_hook_enters == 3);
+  CHECK(g_hook_leaves == 3);
+}
+
 TEST_CASE("local: unusable mark files are skipped; the default directory is used",
           "[fleet][local]") {
   const std::string dir = temp_dir();

@@ -53,6 +53,24 @@ std::string ms_text(double ms) {
   return s;
 }
 
+// Calls the wait hooks around a blocking step that is not a clock wait: a mark write
+// (fsync, an etcd round trip), a release, or waiting for the thread doing one. The Python
+// binding releases the GIL here, so a thread blocked on the lease never holds it.
+class HooksReleased {
+ public:
+  explicit HooksReleased(const WaitHooks& hooks)
+      : hooks_(hooks), token_(hooks.enter ? hooks.enter(hooks.context) : nullptr) {}
+  ~HooksReleased() {
+    if (hooks_.leave) hooks_.leave(hooks_.context, token_);
+  }
+  HooksReleased(const HooksReleased&) = delete;
+  HooksReleased& operator=(const HooksReleased&) = delete;
+
+ private:
+  const WaitHooks& hooks_;
+  void* token_;
+};
+
 void atomic_max(std::atomic<uint64_t>& a, uint64_t v) noexcept {
   uint64_t cur = a.load(std::memory_order_relaxed);
   while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
@@ -138,7 +156,7 @@ void Generator::close() noexcept {
   if (forked_child) {
     (void)lock.try_lock();
   } else {
-    lock.lock();
+    lock_lease(lock);
   }
   if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
   usable_token_.store(kClosedToken, std::memory_order_seq_cst);
@@ -164,6 +182,7 @@ void Generator::close() noexcept {
     const int64_t last_ms = last >> layout_.sequence_bits();
     if (last_ms < mark_persisted_) {
       try {
+        HooksReleased released(hooks_);
         lease_->write_mark(last_ms + layout_.epoch_ms());
         mark_writes_.fetch_add(1, std::memory_order_relaxed);
         mark_persisted_ = last_ms;
@@ -172,7 +191,16 @@ void Generator::close() noexcept {
       }
     }
   }
+  HooksReleased released(hooks_);
   lease_->release();
+}
+
+// Takes lease_mu_; if another thread holds it (writing a mark), waits with the hooks
+// called, so that thread can get back whatever the hooks released (the GIL).
+void Generator::lock_lease(std::unique_lock<std::mutex>& lock) {
+  if (lock.try_lock()) return;
+  HooksReleased released(hooks_);
+  lock.lock();
 }
 
 // "1737747358021 (2025-01-24T19:35:58.021Z) persisted in local:/run/ids slot 7": the
@@ -220,7 +248,8 @@ void Generator::throw_lease_lost(int64_t now) {
 // (store unreachable) the ids up to the persisted mark can still be issued: with etcd the
 // lead is the TTL, so minting rides out an outage until the lease's local deadline.
 void Generator::extend_mark(int64_t last_packed, int64_t now) {
-  std::lock_guard<std::mutex> lock(lease_mu_);
+  std::unique_lock<std::mutex> lock(lease_mu_, std::defer_lock);
+  lock_lease(lock);
   if (last_packed <= mark_limit_.load(std::memory_order_acquire)) return;  // done meanwhile
   if (usable_token_.load(std::memory_order_acquire) == kClosedToken) throw_unusable();
   if (lease_->lost()) {
@@ -232,6 +261,7 @@ void Generator::extend_mark(int64_t last_packed, int64_t now) {
   const int64_t lead = lease_->mark_lead_ms();
   const int64_t target = std::min(std::max(last_ms, now) + lead + kMarkAheadMs, max_elapsed_);
   try {
+    HooksReleased released(hooks_);
     lease_->write_mark(target + layout_.epoch_ms());
   } catch (const Error&) {
     if (lease_->lost()) {

@@ -143,7 +143,7 @@ class Etcd:
             try:
                 with socket.create_connection(("127.0.0.1", self.client), 0.2):
                     pass
-                out = subprocess.run(["curl", "-s", "-X", "POST", f"http://{self.endpoint}/v3/kv/range",
+                out = subprocess.run(["curl", "-s", "--noproxy", "*", "-X", "POST", f"http://{self.endpoint}/v3/kv/range",
                                       "-d", '{"key":"AA=="}'], capture_output=True, text=True)
                 if '"header"' in out.stdout:
                     return

@@ -333,7 +333,10 @@ enum class LeaseState : int {
 const char* lease_state_name(LeaseState state) noexcept;
 
 /// Hooks the core calls around every blocking wait (never on the fast path). The Python
-/// binding releases the GIL here. enter() returns a token passed back to leave().
+/// binding releases the GIL here. enter() returns a token passed back to leave(). With a
+/// leased node id they also surround the blocking lease steps: a high-water mark write
+/// (about once a second: an fsync or an etcd round trip), waiting for another thread's
+/// mark write, and the final mark write and release in close().
 struct WaitHooks {
   void* (*enter)(void* context) = nullptr;
   void (*leave)(void* context, void* token) = nullptr;
@@ -471,6 +474,7 @@ class Generator {
   bool past_deadline() const;
   [[noreturn]] void throw_lease_lost(int64_t now);
   void extend_mark(int64_t last_packed, int64_t now);
+  void lock_lease(std::unique_lock<std::mutex>& lock);
   int64_t current_state() const noexcept;
   std::string mark_text() const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
