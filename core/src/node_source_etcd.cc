@@ -318,7 +318,7 @@ class EtcdLease final : public NodeLease {
       granted_ttl = i64(g, "TTL");
       if (lease_id_ == 0 || granted_ttl <= 0)
         throw Refused("lease grant answered without ID/TTL: " + g.dump().substr(0, 200));
-    } catch (const std::runtime_error& e) {
+    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
     }
     deadline_.store(sent + granted_ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
@@ -395,8 +395,9 @@ class EtcdLease final : public NodeLease {
                       : quoted + ": no free node id under " + slots_dir + " (" +
                             std::to_string(taken.size()) + " of " + std::to_string(slots) +
                             " slots held)");
-    } catch (const std::runtime_error& e) {
-      if (dynamic_cast<const Error*>(&e)) throw;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       revoke();
       throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
     }
@@ -412,15 +413,16 @@ class EtcdLease final : public NodeLease {
                                   {"create_revision", std::to_string(create_revision_)}}})},
         {"success", json::array({{{"request_put",
                                    {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
-    json t;
+    bool succeeded = false;
     try {
-      t = http_.post("/v3/kv/txn", txn, request_ms_);
-    } catch (const std::runtime_error& e) {
+      const json t = http_.post("/v3/kv/txn", txn, request_ms_);
+      succeeded = t.value("succeeded", false);
+    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
       set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
-    if (!t.value("succeeded", false)) {
+    if (!succeeded) {
       lose(where_ + ": the slot key " + slot_key_ +
            " is no longer ours (our lease expired; another process may hold the slot)");
       throw Error(ErrorKind::kLeaseLost, problem());
