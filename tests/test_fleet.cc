@@ -424,7 +424,11 @@ TEST_CASE("etcd: past the local deadline every call raises LeaseLost until a kee
   Opts a(etcd_source("fence", "ttl=2"), T);
   Generator g(a.o);
   g.next_id();
-  a.clock->sleep_ns(2'000'000'000);  // the process "pauses" 2 s on its monotonic clock
+  // The process "pauses": 2 s pass on its monotonic clock. The wall clock moves on too
+  // (only 500 ms here, as if it had been stepped back meanwhile, so that the id would
+  // still be inside the reserved mark and only the deadline can stop it).
+  a.clock->sleep_ns(2'000'000'000);
+  a.clock->set_wall_ms(T + 500);
   const Error e = error_of([&] { g.next_id(); });
   CHECK(e.kind() == ErrorKind::kLeaseLost);
   CHECK(std::string(e.what()).find("unconfirmed") != std::string::npos);

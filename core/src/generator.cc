@@ -352,13 +352,18 @@ Generator::Run Generator::reserve(int64_t want) {
     const int64_t now = read_elapsed_ms(&elided, &wall_ns);
     // Fast path: the reading is not behind anything seen, lies inside the layout's window,
     // and the id needs no wait. Everything else (including an elided reading that looks
-    // behind) goes to reserve_slow, which decides from an exact reading. With an expiring
-    // lease, every exact reading also checks the lease's local deadline: after a pause
-    // (SIGSTOP, a VM freeze) the TSC window is necessarily closed, so the first call
-    // afterwards reads exactly and checks before minting.
-    if (now < high || now < 0 || now > max_elapsed_ || (!elided && deadline_ && past_deadline()))
+    // behind) goes to reserve_slow, which decides from an exact reading.
+    if (now < high || now < 0 || now > max_elapsed_)
       return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
-    if (now > high) note_wall(now, high);
+    if (now > high) {
+      // A new millisecond: with an expiring lease (etcd), check its local deadline, at
+      // most about once per ms rather than per id. A pause (SIGSTOP, a VM freeze) always
+      // moves the wall clock on, or behind (slow path, which checks too), so the first
+      // call after one checks before minting.
+      if (deadline_ && past_deadline())
+        return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
+      note_wall(now, high);
+    }
     int64_t first, count;
     if (mode_ == Mode::kStrict) {
       const int64_t last = s >> bits;  // -1 before the first id
