@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -27,9 +28,19 @@ constexpr int64_t E = 1704067200000;
 constexpr int64_t T = E + 1'000'000;  // a scripted "now"
 using Seg = ScriptedClock::Segment;
 
+// A registry directory for one test, removed at exit (tests run in one process).
 std::string temp_dir() {
+  struct Cleanup {
+    std::vector<std::string> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+  };
+  static Cleanup cleanup;
   char tmpl[] = "/tmp/snowfleet-test-XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);
+  cleanup.dirs.push_back(tmpl);
   return tmpl;
 }
 
