@@ -56,14 +56,22 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : "";
-    if (a == "--source") o.node_source = v, ++i;
-    else if (a == "--layout") o.layout = snowfleet::Layout::parse(v), ++i;
-    else if (a == "--mode") o.mode = snowfleet::parse_mode(v), ++i;
-    else if (a == "--seconds") seconds = std::atof(v), ++i;
-    else if (a == "--ids") max_ids = std::atoll(v), ++i;
-    else if (a == "--burst") burst = std::atoi(v), ++i;
-    else if (a == "--pause-us") pause_us = std::atol(v), ++i;
-    else if (a == "--keep-going") keep_going = true;
+    if (a == "--source")
+      o.node_source = v, ++i;
+    else if (a == "--layout")
+      o.layout = snowfleet::Layout::parse(v), ++i;
+    else if (a == "--mode")
+      o.mode = snowfleet::parse_mode(v), ++i;
+    else if (a == "--seconds")
+      seconds = std::atof(v), ++i;
+    else if (a == "--ids")
+      max_ids = std::atoll(v), ++i;
+    else if (a == "--burst")
+      burst = std::atoi(v), ++i;
+    else if (a == "--pause-us")
+      pause_us = std::atol(v), ++i;
+    else if (a == "--keep-going")
+      keep_going = true;
     else {
       std::fprintf(stderr, "fleet_worker: unknown argument %s\n", a.c_str());
       return 64;

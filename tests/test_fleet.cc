@@ -316,9 +316,7 @@ TEST_CASE("local: mark writes and close() run inside the wait hooks (GIL release
 TEST_CASE("local: unusable mark files are skipped; the default directory is used",
           "[fleet][local]") {
   const std::string dir = temp_dir();
-  {
-    std::ofstream(dir + "/slot-0000.mark") << "garbage\n";
-  }
+  { std::ofstream(dir + "/slot-0000.mark") << "garbage\n"; }
   Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
   const Error e = error_of([&] { Generator g(a.o); });
   CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
@@ -336,7 +334,10 @@ TEST_CASE("local: unusable mark files are skipped; the default directory is used
     CHECK((st.st_mode & 0777) == 0700);
     CHECK(mark_in(dir + "/snowfleet", g.node_id()) == T + 1000);
   }
-  if (old) setenv("XDG_RUNTIME_DIR", saved.c_str(), 1); else unsetenv("XDG_RUNTIME_DIR");
+  if (old)
+    setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
+  else
+    unsetenv("XDG_RUNTIME_DIR");
 }
 
 TEST_CASE("local: threads share a leased generator; the mark covers every id", "[fleet][local]") {
@@ -474,13 +475,12 @@ TEST_CASE("etcd: a forked child neither revokes nor renews for the parent", "[.e
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(error_of([&] { Generator other(a.o); }).kind() == ErrorKind::kNodeIdUnavailable);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past the TTL
-  CHECK(g->status().lease_state == LeaseState::kHeld);  // the parent's keepalives go on
+  CHECK(g->status().lease_state == LeaseState::kHeld);           // the parent's keepalives go on
   CHECK(error_of([&] { Generator other(a.o); }).kind() == ErrorKind::kNodeIdUnavailable);
   CHECK(g->status().mark_ms == T + 2000 + 1000);  // the child wrote nothing
 }
 
-TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved",
-          "[.etcd][fleet]") {
+TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved", "[.etcd][fleet]") {
   const std::string src = etcd_source("steal", "ttl=2&node=4");
   Opts a(src, T);
   Generator g(a.o);

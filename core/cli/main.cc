@@ -35,7 +35,9 @@ const char* kUsage =
     "  snowfleet layout [L] [--json]\n"
     "\n"
     "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
-    "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n";
+    "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n"
+    "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR] (a slot leased\n"
+    "from a registry directory) or etcd://HOST:PORT/PREFIX?ttl=10 (see docs/fleet.md).\n";
 
 struct Usage : std::runtime_error {
   using std::runtime_error::runtime_error;

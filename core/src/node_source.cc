@@ -108,7 +108,8 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     claim.node_id = claim.lease->node_id();
     return claim;
   }
-  bad(quoted + " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>], "
+  bad(quoted +
+      " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>], "
       "etcd://host:port/<prefix>");
 }
 

@@ -67,8 +67,8 @@ std::string b64(const std::string& in) {
   std::string out;
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v = (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) |
-                       uint8_t(in[i + 2]);
+    const uint32_t v =
+        (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
     out += kB64[v >> 18];
     out += kB64[(v >> 12) & 63];
     out += kB64[(v >> 6) & 63];
@@ -151,11 +151,12 @@ Config parse(const std::string& spec, const Layout& layout) {
   size_t pos = 0;
   while (pos <= hosts.size()) {
     const auto comma = hosts.find(',', pos);
-    const std::string h = hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string h =
+        hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     int64_t port;
     const auto colon = h.rfind(':');
-    if (h.empty() || colon == std::string::npos || colon == 0 || !parse_uint(h.substr(colon + 1), &port) ||
-        port < 1 || port > 65535)
+    if (h.empty() || colon == std::string::npos || colon == 0 ||
+        !parse_uint(h.substr(colon + 1), &port) || port < 1 || port > 65535)
       bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint '" +
           h.substr(0, 80) + "'");
     c.endpoints.push_back(h);
@@ -165,7 +166,8 @@ Config parse(const std::string& spec, const Layout& layout) {
   pos = 0;
   while (!query.empty() && pos <= query.size()) {
     const auto amp = query.find('&', pos);
-    const std::string kv = query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
+    const std::string kv =
+        query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
     const auto eq = kv.find('=');
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
     if (k == "ttl") {
@@ -313,7 +315,8 @@ class EtcdLease final : public NodeLease {
     int64_t granted_ttl = 0;
     int64_t sent = clock_->monotonic_ns();
     try {
-      const json g = http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+      const json g =
+          http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
       lease_id_ = i64(g, "ID");
       granted_ttl = i64(g, "TTL");
       if (lease_id_ == 0 || granted_ttl <= 0)
@@ -355,12 +358,11 @@ class EtcdLease final : public NodeLease {
                                       {"target", "CREATE"},
                                       {"result", "EQUAL"},
                                       {"create_revision", "0"}}})},
-            {"success",
-             json::array({{{"request_put",
-                            {{"key", b64(key)},
-                             {"value", b64(holder)},
-                             {"lease", std::to_string(lease_id_)}}}},
-                          {{"request_range", {{"key", b64(mark_key)}}}}})}};
+            {"success", json::array({{{"request_put",
+                                       {{"key", b64(key)},
+                                        {"value", b64(holder)},
+                                        {"lease", std::to_string(lease_id_)}}}},
+                                     {{"request_range", {{"key", b64(mark_key)}}}}})}};
         const json t = http_.post("/v3/kv/txn", txn, request_ms_);
         if (!t.value("succeeded", false)) continue;  // someone else was faster
         node_id_ = slot;
@@ -389,12 +391,11 @@ class EtcdLease final : public NodeLease {
       }
       revoke();
       throw Error(ErrorKind::kNodeIdUnavailable,
-                  cfg_.node >= 0
-                      ? quoted + ": slot " + std::to_string(cfg_.node) + " under " + slots_dir +
-                            " is held by another process"
-                      : quoted + ": no free node id under " + slots_dir + " (" +
-                            std::to_string(taken.size()) + " of " + std::to_string(slots) +
-                            " slots held)");
+                  cfg_.node >= 0 ? quoted + ": slot " + std::to_string(cfg_.node) + " under " +
+                                       slots_dir + " is held by another process"
+                                 : quoted + ": no free node id under " + slots_dir + " (" +
+                                       std::to_string(taken.size()) + " of " +
+                                       std::to_string(slots) + " slots held)");
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
@@ -411,8 +412,9 @@ class EtcdLease final : public NodeLease {
                                   {"target", "CREATE"},
                                   {"result", "EQUAL"},
                                   {"create_revision", std::to_string(create_revision_)}}})},
-        {"success", json::array({{{"request_put",
-                                   {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
+        {"success",
+         json::array({{{"request_put",
+                        {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
     bool succeeded = false;
     try {
       const json t = http_.post("/v3/kv/txn", txn, request_ms_);
@@ -476,8 +478,9 @@ class EtcdLease final : public NodeLease {
                                             {{"ID", std::to_string(lease_id_)}}, request_ms_);
         const int64_t ttl = i64(r.value("result", json::object()), "TTL");
         if (ttl <= 0) {
-          lose(where_ + ": etcd reports the lease expired; the slot may belong to another "
-                        "process now");
+          lose(where_ +
+               ": etcd reports the lease expired; the slot may belong to another "
+               "process now");
           return;
         }
         deadline_.store(sent + ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);

@@ -155,8 +155,8 @@ class LocalLease final : public NodeLease {
       throw Error(ErrorKind::kLeaseLost, problem());
     }
     const std::string text = std::to_string(mark_ms) + "\n";
-    const int t = open(tmp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-                       0666);
+    const int t =
+        open(tmp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     bool ok = t >= 0;
     int err = ok ? 0 : errno;
     if (ok && write(t, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
@@ -166,8 +166,8 @@ class LocalLease final : public NodeLease {
     if (ok && rename(tmp_path_.c_str(), mark_path_.c_str()) != 0) ok = false, err = errno;
     if (ok && fsync(dir_fd_) != 0) ok = false, err = errno;
     if (!ok) {
-      const std::string why = where_ + ": could not persist the high-water mark to " +
-                              mark_path_ + ": " + errno_text(err);
+      const std::string why = where_ + ": could not persist the high-water mark to " + mark_path_ +
+                              ": " + errno_text(err);
       set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
