@@ -1,6 +1,7 @@
 // The Java facade: type conversion and error mapping only (see snowfleet_java.hpp).
 #include "snowfleet_java.hpp"
 
+#include <atomic>
 #include <stdexcept>
 #include <vector>
 
@@ -8,6 +9,7 @@ namespace snowfleet_java {
 namespace {
 
 constexpr int kLayoutFields = 14;
+std::atomic<int64_t> g_live_generators{0};
 
 const snowfleet::ErrorKindInfo& kind_at(int index) {
   const auto& kinds = snowfleet::error_kinds();
@@ -29,7 +31,7 @@ int index_of(snowfleet::ErrorKind kind) {
 // Core messages may quote user text cut at a byte limit, so they are not always valid
 // UTF-8, and NewStringUTF wants *modified* UTF-8. Decode to UTF-16 ourselves, replacing
 // anything malformed with U+FFFD.
-jstring to_jstring(JNIEnv* env, const std::string& s) {
+jstring utf8_to_jstring(JNIEnv* env, const std::string& s) {
   std::vector<jchar> out;
   out.reserve(s.size());
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -101,6 +103,14 @@ bool throw_named(JNIEnv* env, const std::string& class_name, const std::string& 
   return thrown;
 }
 
+// Out of memory while building an exception: throw a preallocated-size error, or stop.
+void last_resort(JNIEnv* env) noexcept {
+  if (env->ExceptionCheck()) return;
+  jclass oom = env->FindClass("java/lang/OutOfMemoryError");
+  if (oom == nullptr || env->ThrowNew(oom, "snowfleet: out of memory reporting an error") != 0)
+    env->FatalError("snowfleet: cannot throw a Java exception");
+}
+
 snowfleet::Layout make_layout(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                               int machine_bits, int sequence_bits) {
   // The Java Layout always came from the core, so this only rebuilds a valid value; the
@@ -144,6 +154,58 @@ std::vector<snowfleet::ScriptedClock::Segment> segments_of(JNIEnv* env, jlongArr
 
 }  // namespace
 
+// ---- strings ---------------------------------------------------------------------------
+
+jstring to_jstring(JNIEnv* env, const std::string& s) noexcept {
+  try {
+    return utf8_to_jstring(env, s);
+  } catch (...) {
+    if (!env->ExceptionCheck()) env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "");
+    return nullptr;
+  }
+}
+
+bool from_jstring(JNIEnv* env, jstring in, std::string* out) noexcept {
+  if (in == nullptr) {
+    if (jclass npe = env->FindClass("java/lang/NullPointerException"))
+      env->ThrowNew(npe, "snowfleet: a string argument is null");
+    return false;
+  }
+  try {
+    const jsize n = env->GetStringLength(in);
+    std::vector<jchar> u(static_cast<size_t>(n));
+    env->GetStringRegion(in, 0, n, u.data());
+    out->clear();
+    out->reserve(static_cast<size_t>(n));
+    for (jsize i = 0; i < n; ++i) {
+      uint32_t c = u[i];
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF)
+        c = 0x10000 + ((c - 0xD800) << 10) + (u[++i] - 0xDC00);
+      else if (c >= 0xD800 && c <= 0xDFFF)
+        c = 0xFFFD;  // a lone surrogate has no UTF-8 form
+      if (c < 0x80) {
+        out->push_back(static_cast<char>(c));
+      } else if (c < 0x800) {
+        out->push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      } else if (c < 0x10000) {
+        out->push_back(static_cast<char>(0xE0 | (c >> 12)));
+        out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      } else {
+        out->push_back(static_cast<char>(0xF0 | (c >> 18)));
+        out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+        out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      }
+    }
+    return true;
+  } catch (...) {
+    if (!env->ExceptionCheck()) env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "");
+    return false;
+  }
+}
+
 // ---- errors ----------------------------------------------------------------------------
 
 int error_kind_count() { return static_cast<int>(snowfleet::error_kinds().size()); }
@@ -154,20 +216,28 @@ std::string exception_class_name(int index) {
   return std::string("dev/snowfleet/") + kind_at(index).name + "Exception";
 }
 
-void throw_java_exception(JNIEnv* env, const snowfleet::Error& error) {
-  const int index = index_of(error.kind());
-  if (index >= 0 && throw_named(env, exception_class_name(index), error.what(), error.drift_ms()))
-    return;
-  // A kind without a Java class is a build defect the tests catch; still never crash.
-  throw_java_internal(env, (std::string(error.code()) + ": " + error.what()).c_str());
+void throw_java_exception(JNIEnv* env, const snowfleet::Error& error) noexcept {
+  try {
+    const int index = index_of(error.kind());
+    if (index >= 0 &&
+        throw_named(env, exception_class_name(index), error.what(), error.drift_ms()))
+      return;
+    // A kind without a Java class is a build defect the tests catch; still never crash.
+    throw_java_internal(env, (std::string(error.code()) + ": " + error.what()).c_str());
+  } catch (...) {
+    last_resort(env);
+  }
 }
 
-void throw_java_internal(JNIEnv* env, const char* what) {
-  const int index = index_of(snowfleet::ErrorKind::kInternal);
-  const std::string message = what != nullptr ? what : "unknown C++ exception";
-  if (index >= 0 && throw_named(env, exception_class_name(index), message, 0)) return;
-  if (!throw_named(env, "java/lang/RuntimeException", message, 0))
-    env->FatalError("snowfleet: cannot throw a Java exception");
+void throw_java_internal(JNIEnv* env, const char* what) noexcept {
+  try {
+    const int index = index_of(snowfleet::ErrorKind::kInternal);
+    const std::string message = what != nullptr ? what : "unknown C++ exception";
+    if (index >= 0 && throw_named(env, exception_class_name(index), message, 0)) return;
+    if (throw_named(env, "java/lang/RuntimeException", message, 0)) return;
+  } catch (...) {
+  }
+  last_resort(env);
 }
 
 void throw_error_for_test(int index, const std::string& message, int64_t drift_ms) {
@@ -178,6 +248,7 @@ void throw_std_exception_for_test(const std::string& message) {
 }
 void throw_unknown_for_test() { throw 42; }
 int64_t echo(int64_t value) { return value; }
+int64_t live_generators() { return g_live_generators.load(); }
 
 // ---- layout and codec ------------------------------------------------------------------
 
@@ -259,7 +330,11 @@ NativeGenerator::NativeGenerator(int64_t e, int t, int d, int m, int s, int64_t 
                                  const std::string& node_source, const std::string& mode,
                                  double max_wait_ms, int64_t max_drift_ms,
                                  NativeScriptedClock* clock)
-    : gen_(options(e, t, d, m, s, node_id, node_source, mode, max_wait_ms, max_drift_ms, clock)) {}
+    : gen_(options(e, t, d, m, s, node_id, node_source, mode, max_wait_ms, max_drift_ms, clock)) {
+  g_live_generators.fetch_add(1);
+}
+
+NativeGenerator::~NativeGenerator() { g_live_generators.fetch_sub(1); }
 
 jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
   constexpr auto kMax = static_cast<int64_t>(snowfleet::Generator::kMaxBatch);

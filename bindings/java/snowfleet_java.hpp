@@ -30,12 +30,18 @@ std::string error_kind_category(int index);
 /// "Exception". The one place this rule is written down.
 std::string exception_class_name(int index);
 
+/// Java String <-> UTF-8 std::string (the core's encoding). Modified UTF-8 (what
+/// GetStringUTFChars gives) would hand the core CESU surrogates and C0 80 for NUL. On
+/// failure both leave a Java exception pending: from_jstring returns false, to_jstring null.
+bool from_jstring(JNIEnv* env, jstring in, std::string* out) noexcept;
+jstring to_jstring(JNIEnv* env, const std::string& s) noexcept;
+
 /// Throws the Java exception for a core error (class from exception_class_name, message
 /// and drift from the error). Falls back to InternalErrorException, then
 /// RuntimeException, if a class cannot be found or constructed.
-void throw_java_exception(JNIEnv* env, const snowfleet::Error& error);
+void throw_java_exception(JNIEnv* env, const snowfleet::Error& error) noexcept;
 /// Throws dev.snowfleet.InternalErrorException for any other C++ exception.
-void throw_java_internal(JNIEnv* env, const char* what);
+void throw_java_internal(JNIEnv* env, const char* what) noexcept;
 
 /// Test hooks: throw a snowfleet::Error of kind `index`, a std::runtime_error, or a
 /// non-std exception, so the tests can prove none of them crosses JNI uncaught.
@@ -44,6 +50,8 @@ void throw_std_exception_for_test(const std::string& message);
 void throw_unknown_for_test();
 /// Returns its argument: the cost of one bare JNI call, and the int64 <-> long check.
 int64_t echo(int64_t value);
+/// NativeGenerator objects not yet freed (the tests watch the Cleaner free them).
+int64_t live_generators();
 
 // ---- layout and codec ------------------------------------------------------------------
 
@@ -116,6 +124,9 @@ class NativeGenerator {
                   int sequence_bits, int64_t node_id, const std::string& node_source,
                   const std::string& mode, double max_wait_ms, int64_t max_drift_ms,
                   NativeScriptedClock* clock);
+  ~NativeGenerator();
+  NativeGenerator(const NativeGenerator&) = delete;
+  NativeGenerator& operator=(const NativeGenerator&) = delete;
 
   int64_t next_id() { return gen_.next_id(); }
   /// A new long[n] filled by one core call. n outside [0, kMaxBatch] is INVALID_ARGUMENT.

@@ -12,6 +12,17 @@
 %include <stdint.i>
 %include <std_string.i>
 
+// Strings cross as real UTF-8 (see from_jstring/to_jstring), not modified UTF-8.
+%typemap(in) const std::string& (std::string temp) %{
+  if (!snowfleet_java::from_jstring(jenv, $input, &temp)) return $null;
+  $1 = &temp;
+%}
+%typemap(out) std::string %{
+  $result = snowfleet_java::to_jstring(jenv, $1);
+%}
+%ignore snowfleet_java::from_jstring;
+%ignore snowfleet_java::to_jstring;
+
 // The wrapper supplies the JNIEnv; Java never passes it.
 %typemap(in, numinputs=0) JNIEnv* env "$1 = jenv;"
 
