@@ -2,6 +2,7 @@
 #include "snowfleet_java.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -374,5 +375,13 @@ std::string NativeGenerator::status(JNIEnv* env, jlongArray out) {
 }
 
 jlongArray NativeGenerator::layout(JNIEnv* env) const { return describe(env, gen_.layout()); }
+
+int64_t generator_next_id(int64_t handle) {
+  // SWIG stores the object pointer in the jlong's bits; undo exactly that.
+  NativeGenerator* g;
+  static_assert(sizeof g <= sizeof handle, "pointer must fit a jlong");
+  std::memcpy(&g, &handle, sizeof g);
+  return g->next_id();
+}
 
 }  // namespace snowfleet_java

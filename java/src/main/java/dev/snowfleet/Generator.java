@@ -5,6 +5,7 @@ import dev.snowfleet.internal.jni.NativeGenerator;
 import dev.snowfleet.internal.jni.NativeScriptedClock;
 import dev.snowfleet.internal.jni.SnowfleetNative;
 import dev.snowfleet.testing.ScriptedClock;
+import java.lang.ref.Reference;
 import java.util.Objects;
 
 /**
@@ -24,6 +25,7 @@ import java.util.Objects;
  */
 public final class Generator implements AutoCloseable {
     private final NativeGenerator handle;
+    private final long pointer;  // handle's C++ object, for the proxy-less hot path
     private final Layout layout;
     private final Mode mode;
 
@@ -33,7 +35,8 @@ public final class Generator implements AutoCloseable {
         handle = new NativeGenerator(l.epochMs(), l.timestampBits(), l.datacenterBits(),
                 l.machineBits(), l.sequenceBits(), b.nodeId, b.nodeSource, b.mode.text(),
                 b.maxWaitMs, b.maxDriftMs, clock);
-        Natives.freeGeneratorWhenUnreachable(handle, NativeGenerator.getCPtr(handle));
+        pointer = NativeGenerator.getCPtr(handle);
+        Natives.freeGeneratorWhenUnreachable(handle, pointer);
         layout = l;
         mode = b.mode;
     }
@@ -53,7 +56,11 @@ public final class Generator implements AutoCloseable {
      * @throws ForkDetectedException in a child process forked after the generator was made
      */
     public long nextId() {
-        return handle.nextId();
+        // One static JNI call with a long argument; the fence keeps the proxy (whose Cleaner
+        // frees the C++ object) reachable until the call has returned.
+        long id = SnowfleetNative.generatorNextId(pointer);
+        Reference.reachabilityFence(handle);
+        return id;
     }
 
     /**
