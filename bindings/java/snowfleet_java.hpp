@@ -63,16 +63,16 @@ jlongArray layout_create(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int 
                          int sequence_bits);
 jlongArray layout_create_split(JNIEnv* env, int64_t epoch_ms, int timestamp_bits,
                                int datacenter_bits, int machine_bits, int sequence_bits);
-std::string layout_text(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
-                        int machine_bits, int sequence_bits);
+std::string layout_text(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
+                        int sequence_bits);
 std::string layout_preset(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                           int machine_bits, int sequence_bits);
 
 int64_t compose(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
                 int sequence_bits, int64_t timestamp_ms, int64_t node_id, int64_t sequence);
-int64_t compose_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
-                      int machine_bits, int sequence_bits, int64_t timestamp_ms,
-                      int64_t datacenter_id, int64_t machine_id, int64_t sequence);
+int64_t compose_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
+                      int sequence_bits, int64_t timestamp_ms, int64_t datacenter_id,
+                      int64_t machine_id, int64_t sequence);
 /// long[5]: timestamp_ms, node_id, datacenter_id, machine_id, sequence.
 jlongArray decode(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                   int machine_bits, int sequence_bits, int64_t id);

@@ -30,7 +30,10 @@ public final class Natives {
     }
 
     /** Set once by dev.snowfleet.testing.ScriptedClock's static initializer. */
-    public static void setClockHandles(Function<Object, NativeScriptedClock> handles) {
+    public static synchronized void setClockHandles(Function<Object, NativeScriptedClock> handles) {
+        if (clockHandles != null) {
+            throw new IllegalStateException("clock accessor already set");
+        }
         clockHandles = handles;
     }
 
