@@ -4,9 +4,10 @@
 #
 #   scripts/bench-java.sh [all|paired|jmh] [extra arguments for that tool]
 #
-# paired: dev.snowfleet.bench.PairedBench -- every contender runs one 20 ms slice per round in
-#         a shuffled order (3 JVM forks x 40 rounds), so peers share the same minutes of a
-#         noisy machine; prints medians (ns/id, ids/s) and median per-round ratios.
+# paired: dev.snowfleet.bench.PairedBench -- every contender runs one 20 ms slice per round
+#         (200 ms for the two rate-capped rows) in a shuffled order, 3 JVM forks x 40 rounds,
+#         so peers share the same minutes of a noisy machine; prints medians (ns/id, ids/s)
+#         and median per-round ratios.
 # jmh:    JMH 1.37 (dev.snowfleet.bench.IdBenchmark, 3 forks x 5 x 1 s after 3 x 1 s warmup);
 #         prints JMH's table, then the median of all measurement iterations per row.
 set -euo pipefail

@@ -24,8 +24,9 @@ import java.util.concurrent.CyclicBarrier;
  * contender for one short slice, in a shuffled order, so each pair of rows shares the same
  * minutes and every ratio is taken per round. Prints medians over all rounds of all forks.
  *
- * <p>Usage: {@code PairedBench [forks] [rounds] [sliceMs]} (defaults 3, 40, 20). Each fork is
- * a fresh JVM (the parent only collects and summarises).
+ * <p>Usage: {@code PairedBench [forks] [rounds] [sliceMs]} (defaults 3, 40, 20; the two
+ * rate-capped contenders run 10 slices' worth). Each fork is a fresh JVM (the parent only
+ * collects and summarises).
  */
 public final class PairedBench {
     private PairedBench() {}
@@ -34,10 +35,19 @@ public final class PairedBench {
     abstract static class Contender {
         final String name;
         final int threads;
+        /** Slice length in base slices. Rate-capped contenders (4,096 ids/ms) get long slices:
+         *  each slice starts with a fresh millisecond's sequence, so a short slice would
+         *  overstate the sustained rate by up to one millisecond's worth of ids. */
+        final int sliceScale;
 
         Contender(String name, int threads) {
+            this(name, threads, 1);
+        }
+
+        Contender(String name, int threads, int sliceScale) {
             this.name = name;
             this.threads = threads;
+            this.sliceScale = sliceScale;
         }
 
         abstract long run(int n);
@@ -50,7 +60,7 @@ public final class PairedBench {
         Generator monotonic = Generator.builder().nodeId(2).mode(Mode.MONOTONIC).maxDriftMs(86_400_000).build();
         TwitterIdWorker twitter = new TwitterIdWorker(1, 1);
         List<Contender> c = new ArrayList<>();
-        c.add(new Contender("strictNextId", 1) {
+        c.add(new Contender("strictNextId", 1, 10) {
             long run(int n) {
                 long s = 0;
                 for (int i = 0; i < n; i++) {
@@ -87,7 +97,7 @@ public final class PairedBench {
                 return s;
             }
         });
-        c.add(new Contender("twitterIdWorkerJava", 1) {
+        c.add(new Contender("twitterIdWorkerJava", 1, 10) {
             long run(int n) {
                 long s = 0;
                 for (int i = 0; i < n; i++) {
@@ -178,17 +188,18 @@ public final class PairedBench {
         List<Contender> cs = contenders();
         Map<Contender, Integer> sizes = new LinkedHashMap<>();
         for (Contender c : cs) {
+            long slice = sliceNs * c.sliceScale;
             int n = 10_000;
             long deadline = System.nanoTime() + 2_000_000_000L;  // ~2 s warm-up each
             long ns = 0;
             while (System.nanoTime() < deadline) {
                 ns = timeSlice(c, n);
-                if (ns < sliceNs / 2) {
+                if (ns < slice / 2) {
                     n = (int) Math.min(Integer.MAX_VALUE / 2, n * 2L);
                 }
             }
             // per-thread ids for one slice, a multiple of the batch size
-            long want = Math.max(10_000, (long) ((double) n * sliceNs / Math.max(ns, 1)));
+            long want = Math.max(10_000, (long) ((double) n * slice / Math.max(ns, 1)));
             sizes.put(c, (int) Math.min(Integer.MAX_VALUE / 2, (want / 10_000 + 1) * 10_000));
         }
         Random rnd = new Random(42);
