@@ -125,14 +125,14 @@ function runCodecCase(c) {
     });
   }
   if (c.op === 'decode') {
-    return run(() => sf.decode(idArg(c.id), c.layout), c.expect, where, (d) => {
+    return run(() => sf.decode(idArg(c.value), c.layout), c.expect, where, (d) => {
       checkSubset(
         { timestamp_ms: d.timestampMs, node_id: d.nodeId, datacenter_id: d.datacenterId, machine_id: d.machineId, sequence: d.sequence },
         c.expect,
         where,
       );
       // The string entry point agrees with the bigint one.
-      assert.deepEqual(sf.decode(String(c.id), c.layout), d, `${where}: decode(string)`);
+      assert.deepEqual(sf.decode(c.value, c.layout), d, `${where}: decode(string)`);
     });
   }
   if (c.op === 'parse_id') {
