@@ -130,5 +130,6 @@ module.exports = {
   maxBatch: binding.maxBatch,
 };
 for (let i = 0; i < errorKinds.length; i++) module.exports[errorKinds[i].name] = errorClasses[i];
-// Reference row for node/bench/bench.js only; not part of the API.
+// Reference rows for node/bench/bench.js only; not part of the API.
 Object.defineProperty(module.exports, '_bareBigInt', { value: binding.bareBigInt });
+Object.defineProperty(module.exports, '_coreLoop', { value: binding.coreLoop });

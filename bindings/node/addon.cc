@@ -1,6 +1,8 @@
 // Module entry: one Addon instance per Node environment (main thread, each Worker). It
 // owns the class constructors and the registered JS error classes, so two workers never
 // share a JS handle.
+#include <chrono>
+
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -27,6 +29,7 @@ class Addon : public Napi::Addon<Addon> {
     NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "bareBigInt", NAPI_AUTO_LENGTH,
                                                         BareBigInt, nullptr, &bare));
     exports.Set("bareBigInt", Napi::Value(env, bare));
+    exports.Set("coreLoop", Napi::Function::New<CoreLoop>(env, "coreLoop"));
   }
 
   AddonData data;
@@ -67,6 +70,29 @@ class Addon : public Napi::Addon<Addon> {
     }
     data.error_classes = std::move(refs);
     return env.Undefined();
+  }
+
+  /// Reference row for the benchmark: ns per id of a plain C++ loop over the core's
+  /// next_id() (mode 'strict' or 'monotonic', n ids, node 1023), i.e. the ceiling the
+  /// binding can reach in the same process and the same machine state.
+  static Napi::Value CoreLoop(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    snowfleet::GeneratorOptions opts;
+    opts.node_id = 1023;
+    const std::string mode = ToString(info[0], "mode");
+    opts.mode = Guard(env, [&] { return snowfleet::parse_mode(mode); });
+    const int64_t n = ToInt64(info[1], "n");
+    return Guard(env, [&] {
+      snowfleet::Generator gen(opts);
+      int64_t sink = 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int64_t i = 0; i < n; ++i) sink ^= gen.next_id();
+      const auto dt = std::chrono::steady_clock::now() - t0;
+      volatile int64_t keep = sink;  // the loop must not be optimised away
+      (void)keep;
+      return Napi::Number::New(
+          env, std::chrono::duration<double, std::nano>(dt).count() / static_cast<double>(n));
+    });
   }
 
   static napi_value BareBigInt(napi_env env, napi_callback_info) {
