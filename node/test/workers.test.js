@@ -58,3 +58,33 @@ test('workers can be started again after earlier ones exited', async () => {
     assert.equal(r.ids.length, 15000);
   }
 });
+
+test('terminating workers with batches in flight on the threadpool, or inside tight sync loops, does not crash the process', async () => {
+  // Each child process starts workers that leave nextIdsAsync work pending (and others
+  // spinning in nextId / throwing calls), then terminates them. Before
+  // NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS the promise settlement in a terminating
+  // environment aborted the whole process.
+  const { spawnSync } = require('node:child_process');
+  const entry = JSON.stringify(path.join(__dirname, '..', 'index.js'));
+  const script = `
+    const { Worker } = require('node:worker_threads');
+    let done = 0; const N = 8;
+    for (let i = 0; i < N; i++) {
+      const body = i % 2
+        ? "for (let k = 0; k < 4; k++) g.nextIdsAsync(2000000); parentPort.postMessage('go');"
+        : "parentPort.postMessage('go'); for (;;) { g.nextId(); g.nextIds(100); try { c.nextId(); } catch {} }";
+      const w = new Worker(\`
+        const { parentPort } = require('node:worker_threads');
+        const sf = require(${entry.replace(/\\/g, '\\\\')});
+        const g = new sf.Generator({ nodeId: \${i}, mode: 'monotonic', maxDriftMs: 86400000 });
+        const c = new sf.Generator({ nodeId: \${i} }); c.close();
+        \${body}\`, { eval: true });
+      w.on('message', () => setTimeout(() => w.terminate(), i));
+      w.on('exit', () => { if (++done === N) console.log('ok'); });
+    }`;
+  for (let round = 0; round < 3; round++) {
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 0, `round ${round}: exit ${r.status} ${r.signal || ''}\n${r.stderr}`);
+    assert.equal(r.stdout.trim(), 'ok');
+  }
+});
