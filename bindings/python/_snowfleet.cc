@@ -141,22 +141,17 @@ py::object next_ids(sf::Generator& gen, int64_t n) {
 // a Generator (or a subclass of it).
 PyObject* next_id_fast(PyObject* self, PyObject*) {
   auto* inst = reinterpret_cast<py::detail::instance*>(self);
-  // The Python layer's Generator is a single-inheritance subclass: simple layout, one value
-  // pointer. Anything else (an instance whose __init__ never ran) takes the checked path.
-  sf::Generator* gen = nullptr;
-  if (inst->simple_layout && inst->simple_holder_constructed) {
-    gen = static_cast<sf::Generator*>(inst->simple_value_holder[0]);
-  } else {
-    try {
-      gen = &py::handle(self).cast<sf::Generator&>();
-    } catch (py::error_already_set& e) {
-      e.restore();
-      return nullptr;
-    } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_TypeError, "Generator.__init__() was not called");
-      return nullptr;
-    }
+  // snowfleet.Generator is a single-inheritance subclass: simple layout, one value pointer,
+  // set once __init__ has run. (pybind11's own cast would hand out uninitialised storage for
+  // an instance made by __new__ alone, hence the flag check.) A class mixing Generator with
+  // another native class (non-simple layout) is not supported.
+  if (!inst->simple_layout || !inst->simple_holder_constructed) {
+    PyErr_SetString(PyExc_TypeError,
+                    inst->simple_layout ? "Generator.__init__() was not called"
+                                        : "Generator cannot be combined with another native class");
+    return nullptr;
   }
+  auto* gen = static_cast<sf::Generator*>(inst->simple_value_holder[0]);
   try {
     return PyLong_FromLongLong(gen->next_id());
   } catch (const sf::Error& e) {
