@@ -207,7 +207,7 @@ Generator::Run Generator::reserve(int64_t want) {
 // The complete algorithm, from a state and a clock reading taken after it. It handles
 // every case the fast path declines: rewinds, a spent millisecond, the drift limit, the
 // ends of the layout's window, CAS races. One deadline on the monotonic clock, set at the
-// first wait, bounds all waiting in the call.
+// first wait, bounds how long the call waits for a clock that does not move forward.
 Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
   const int bits = layout_.sequence_bits();
   const int64_t epoch = layout_.epoch_ms();
@@ -219,7 +219,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     r.now = read_elapsed_ms_exact(&r.wall_ns);
   }
   bool waited = false;
-  int64_t wait_started = 0, deadline = 0;
+  int64_t wait_started = 0, deadline = 0, waited_for = 0;
   auto finish_wait = [&] {
     if (!waited) return;
     const uint64_t w = static_cast<uint64_t>(clock_->monotonic_ns() - wait_started);
@@ -308,14 +308,20 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
       continue;
     }
 
-    // Wait for the wall clock to reach `wait_until`, inside the call's one deadline.
+    // Wait for the wall clock to reach `wait_until`. The deadline bounds waiting for the
+    // *clock*: it is set at the first wait and renewed only when the clock did reach what
+    // we last waited for (other threads then took that millisecond first). A clock that
+    // retreats or stands still never renews it, so such a call ends within the budget.
     const int64_t mono = clock_->monotonic_ns();
     if (!waited) {
       waited = true;
       wait_started = mono;
       deadline = mono + budget_ns_;
       waits_.fetch_add(1, std::memory_order_relaxed);
+    } else if (now >= waited_for) {
+      deadline = mono + budget_ns_;
     }
+    waited_for = wait_until;
     const int64_t remaining = deadline - mono;
     if (remaining <= 0) {
       if (wait == Wait::kSpent)

@@ -1,0 +1,460 @@
+"""Reference model of snowfleet, in plain Python, for producing conformance vectors.
+
+It implements the seeds' algorithm (001, section 11) as the project specifies it, with the
+fixes the issues require, independently of the C++ core:
+
+* one bit layout type (epoch, timestamp bits, optional datacenter/machine split, sequence);
+* compose/decode that reject, never mask, out-of-field values;
+* a scripted clock: wall readings from segments, virtual monotonic time advanced by sleeps;
+* the strict generator (wait out a rewind up to max_wait_ms, refuse a larger one; wait for
+  the next millisecond when 2^sequence_bits ids are spent) where ONE monotonic deadline,
+  set at the first wait and worth max(max_wait_ms, 1 ms), bounds all waiting in a call, and
+  where no error path changes the state (unlike the seed's _wait_next_ms, which bumps the
+  sequence before it may raise: Twitter snowflake issue #6's shape);
+* the monotonic generator (logical clock max(last, now), borrowing the next millisecond on
+  overflow) with max_drift_ms: beyond it the generator waits, inside the same deadline, or
+  refuses.
+
+Speed is irrelevant here; clarity and exactness are the point. Every wall reading, sleep
+and counter is reproduced, because scenario vectors pin them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict, List, Optional, Tuple
+
+NS_PER_MS = 1_000_000
+INT64_MAX = (1 << 63) - 1
+MAX_EPOCH_MS = 253402300799999
+MAX_BATCH = 1 << 24
+
+PRESETS = {
+    "default": (1704067200000, 41, 0, 10, 12),
+    "twitter": (1288834974657, 41, 5, 5, 12),
+    "discord": (1420070400000, 41, 5, 5, 12),
+}
+
+
+class ModelError(Exception):
+    """An error the core would raise: `code` is the stable code."""
+
+    def __init__(self, code: str, message: str, drift_ms: int = 0):
+        super().__init__(message)
+        self.code = code
+        self.drift_ms = drift_ms
+
+
+def invalid(message: str) -> ModelError:
+    return ModelError("INVALID_ARGUMENT", message)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    epoch_ms: int = 1704067200000
+    timestamp_bits: int = 41
+    datacenter_bits: int = 0
+    machine_bits: int = 10
+    sequence_bits: int = 12
+
+    @staticmethod
+    def create(epoch_ms, timestamp_bits, node_bits, sequence_bits) -> "Layout":
+        _check(epoch_ms, timestamp_bits, 0, node_bits, sequence_bits)
+        return Layout(epoch_ms, timestamp_bits, 0, node_bits, sequence_bits)
+
+    @staticmethod
+    def create_split(epoch_ms, timestamp_bits, datacenter_bits, machine_bits,
+                     sequence_bits) -> "Layout":
+        if datacenter_bits < 1:
+            raise invalid("a split layout needs datacenter_bits >= 1")
+        _check(epoch_ms, timestamp_bits, datacenter_bits, machine_bits, sequence_bits)
+        return Layout(epoch_ms, timestamp_bits, datacenter_bits, machine_bits, sequence_bits)
+
+    @staticmethod
+    def parse(text: str) -> "Layout":
+        if text in PRESETS:
+            return Layout(*PRESETS[text])
+        if "@" not in text:
+            raise invalid(f"layout '{text}' is not a preset nor T.N.S@EPOCH")
+        bits_text, epoch_text = text.split("@", 1)
+        if not _is_uint(epoch_text):
+            raise invalid(f"layout '{text}': bad epoch")
+        parts = bits_text.split(".")
+        if len(parts) not in (3, 4) or not all(_is_uint(p) and int(p) <= 63 for p in parts):
+            raise invalid(f"layout '{text}': bit widths must be 3 or 4 integers")
+        epoch = int(epoch_text)
+        b = [int(p) for p in parts]
+        if len(b) == 3:
+            return Layout.create(epoch, b[0], b[1], b[2])
+        if b[1] == 0:
+            return Layout.create(epoch, b[0], b[2], b[3])
+        return Layout.create_split(epoch, b[0], b[1], b[2], b[3])
+
+    @property
+    def node_bits(self) -> int:
+        return self.datacenter_bits + self.machine_bits
+
+    @property
+    def node_shift(self) -> int:
+        return self.sequence_bits
+
+    @property
+    def timestamp_shift(self) -> int:
+        return self.sequence_bits + self.node_bits
+
+    @property
+    def max_node_id(self) -> int:
+        return (1 << self.node_bits) - 1
+
+    @property
+    def max_datacenter_id(self) -> int:
+        return (1 << self.datacenter_bits) - 1
+
+    @property
+    def max_machine_id(self) -> int:
+        return (1 << self.machine_bits) - 1
+
+    @property
+    def max_sequence(self) -> int:
+        return (1 << self.sequence_bits) - 1
+
+    @property
+    def max_elapsed_ms(self) -> int:
+        return (1 << self.timestamp_bits) - 1
+
+    @property
+    def max_timestamp_ms(self) -> int:
+        return self.epoch_ms + self.max_elapsed_ms
+
+    def text(self) -> str:
+        mid = (f"{self.datacenter_bits}.{self.machine_bits}" if self.datacenter_bits
+               else f"{self.machine_bits}")
+        return f"{self.timestamp_bits}.{mid}.{self.sequence_bits}@{self.epoch_ms}"
+
+    def preset(self) -> str:
+        for name, fields in PRESETS.items():
+            if Layout(*fields) == self:
+                return name
+        return ""
+
+    def describe(self) -> dict:
+        """The LAYOUT object of the vector format."""
+        return {
+            "text": self.text(),
+            "preset": self.preset(),
+            "epoch_ms": str(self.epoch_ms),
+            "timestamp_bits": self.timestamp_bits,
+            "node_bits": self.node_bits,
+            "datacenter_bits": self.datacenter_bits,
+            "machine_bits": self.machine_bits,
+            "sequence_bits": self.sequence_bits,
+            "timestamp_shift": self.timestamp_shift,
+            "node_shift": self.node_shift,
+            "max_node_id": self.max_node_id,
+            "max_datacenter_id": self.max_datacenter_id,
+            "max_machine_id": self.max_machine_id,
+            "max_sequence": self.max_sequence,
+            "max_elapsed_ms": str(self.max_elapsed_ms),
+            "max_timestamp_ms": str(self.max_timestamp_ms),
+        }
+
+
+def _is_uint(s: str) -> bool:
+    return 0 < len(s) <= 18 and s.isdigit() and s.isascii()
+
+
+def _check(epoch, ts, dc, machine, seq):
+    if not 0 <= epoch <= MAX_EPOCH_MS:
+        raise invalid("epoch_ms out of range")
+    if not 1 <= ts <= 53:
+        raise invalid("timestamp_bits out of range")
+    for v in (dc, machine, seq):
+        if not 0 <= v <= 62:
+            raise invalid("bit width out of range")
+    if ts + dc + machine + seq != 63:
+        raise invalid("fields must add up to 63 bits")
+
+
+# --------------------------------------------------------------------------- codec
+
+
+def compose(layout: Layout, timestamp_ms: int, node_id: int, sequence: int) -> int:
+    _check_timestamp(layout, timestamp_ms)
+    _check_field(node_id, layout.max_node_id)
+    _check_field(sequence, layout.max_sequence)
+    return _pack(layout, timestamp_ms, node_id, sequence)
+
+
+def compose_split(layout: Layout, timestamp_ms: int, datacenter_id: int, machine_id: int,
+                  sequence: int) -> int:
+    _check_timestamp(layout, timestamp_ms)
+    _check_field(datacenter_id, layout.max_datacenter_id)
+    _check_field(machine_id, layout.max_machine_id)
+    _check_field(sequence, layout.max_sequence)
+    node = (datacenter_id << layout.machine_bits) | machine_id
+    return _pack(layout, timestamp_ms, node, sequence)
+
+
+def decode(layout: Layout, value: int) -> dict:
+    if not 0 <= value <= INT64_MAX:
+        raise invalid(f"id must be in [0, 2^63 - 1], got {value}")
+    node = (value >> layout.node_shift) & layout.max_node_id
+    return {
+        "timestamp_ms": (value >> layout.timestamp_shift) + layout.epoch_ms,
+        "node_id": node,
+        "datacenter_id": node >> layout.machine_bits,
+        "machine_id": node & layout.max_machine_id,
+        "sequence": value & layout.max_sequence,
+    }
+
+
+def parse_id(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 19 and int(text) <= INT64_MAX):
+        raise invalid(f"id must be a decimal integer in [0, 2^63 - 1], got '{text}'")
+    return int(text)
+
+
+def _check_timestamp(layout, ts):
+    if not layout.epoch_ms <= ts <= layout.max_timestamp_ms:
+        raise ModelError("TIMESTAMP_OUT_OF_RANGE", f"timestamp_ms {ts} outside the window")
+
+
+def _check_field(value, maximum):
+    if not 0 <= value <= maximum:
+        raise invalid(f"value {value} outside [0, {maximum}]")
+
+
+def _pack(layout, ts, node, seq):
+    return ((ts - layout.epoch_ms) << layout.timestamp_shift) | (node << layout.node_shift) | seq
+
+
+# --------------------------------------------------------------------------- clock
+
+
+class ScriptedClock:
+    """Wall readings from segments {ms, count, step_ms, every}; after the last segment its
+    pattern continues for ever. Monotonic time is virtual and moves only by sleeps."""
+
+    def __init__(self, segments: List[dict]):
+        if not segments:
+            raise invalid("a scripted clock needs at least one segment")
+        self.segments = [
+            (int(s["ms"]), int(s.get("count", 1)), int(s.get("step_ms", 0)), int(s.get("every", 1)))
+            for s in segments
+        ]
+        for _, count, _, every in self.segments:
+            if count < 1 or every < 1:
+                raise invalid("segment count and every must be >= 1")
+        self.segment = 0
+        self.index = 0
+        self.reads = 0
+        self.mono_ns = 0
+        self.sleeps: List[int] = []
+
+    def wall_ns(self) -> int:
+        ms, count, step, every = self.segments[self.segment]
+        value = ms + step * (self.index // every)
+        self.reads += 1
+        self.index += 1
+        if self.index >= count and self.segment + 1 < len(self.segments):
+            self.segment += 1
+            self.index = 0
+        return value * NS_PER_MS
+
+    def monotonic_ns(self) -> int:
+        return self.mono_ns
+
+    def sleep_ns(self, ns: int) -> None:
+        ns = max(ns, 0)
+        self.mono_ns += ns
+        self.sleeps.append(ns)
+
+    def describe(self) -> dict:
+        return {
+            "reads": self.reads,
+            "sleep_count": len(self.sleeps),
+            "slept_ns": str(self.mono_ns),
+            "max_sleep_ns": str(max(self.sleeps, default=0)),
+            "min_sleep_ns": str(min(self.sleeps, default=0)),
+        }
+
+
+# --------------------------------------------------------------------------- generator
+
+
+class Generator:
+    def __init__(self, layout: Layout, node_id: int, mode: str = "strict",
+                 max_wait_ms: float = 5.0, max_drift_ms: int = 1000,
+                 clock: Optional[ScriptedClock] = None):
+        if mode not in ("strict", "monotonic"):
+            raise invalid(f"mode must be 'strict' or 'monotonic', got '{mode}'")
+        if not (isinstance(max_wait_ms, (int, float)) and 0 <= max_wait_ms <= 60000):
+            raise invalid(f"max_wait_ms must be in [0, 60000], got {max_wait_ms}")
+        if not 0 <= max_drift_ms <= 86_400_000:
+            raise invalid(f"max_drift_ms must be in [0, 86400000], got {max_drift_ms}")
+        if not 0 <= node_id <= layout.max_node_id:
+            raise invalid(f"node_id must be in [0, {layout.max_node_id}], got {node_id}")
+        self.layout = layout
+        self.node_id = node_id
+        self.mode = mode
+        self.max_wait_ns = round(max_wait_ms * NS_PER_MS)
+        self.budget_ns = max(self.max_wait_ns, NS_PER_MS)
+        self.max_drift_ms = max_drift_ms
+        self.clock = clock
+        self.state = -1  # packed (elapsed_ms << sequence_bits | sequence) of the last id
+        self.high = None  # highest wall reading seen (ms since epoch)
+        self.stats = {
+            "ids_issued": 0, "rewinds_seen": 0, "waits": 0, "waited_ns_total": 0,
+            "waited_ns_max": 0, "refusals": 0, "ms_borrowed": 0,
+        }
+
+    # -- helpers
+    def _read(self) -> Tuple[int, int]:
+        wall_ns = self.clock.wall_ns()
+        return wall_ns // NS_PER_MS - self.layout.epoch_ms, wall_ns
+
+    def _note(self, now: int) -> None:
+        if self.high is None or now > self.high:
+            self.high = now
+        elif now < self.high:
+            self.stats["rewinds_seen"] += 1
+
+    def id_of(self, packed: int) -> int:
+        bits = self.layout.sequence_bits
+        return (((packed >> bits) << self.layout.timestamp_shift)
+                | (self.node_id << self.layout.node_shift)
+                | (packed & self.layout.max_sequence))
+
+    # -- the algorithm
+    def reserve(self, want: int) -> Tuple[int, int]:
+        """Reserve up to `want` consecutive packed values; returns (first, count)."""
+        lay = self.layout
+        bits, mask = lay.sequence_bits, lay.max_sequence
+        epoch = lay.epoch_ms
+        waited = False
+        wait_started = deadline = waited_for = 0
+
+        def finish_wait():
+            if waited:
+                w = self.clock.monotonic_ns() - wait_started
+                self.stats["waited_ns_total"] += w
+                self.stats["waited_ns_max"] = max(self.stats["waited_ns_max"], w)
+
+        def refuse(code, message, drift):
+            self.stats["refusals"] += 1
+            finish_wait()
+            raise ModelError(code, message, drift)
+
+        now, wall_ns = self._read()
+        while True:
+            s = self.state
+            self._note(now)
+            if not 0 <= now <= lay.max_elapsed_ms:
+                refuse("TIMESTAMP_OUT_OF_RANGE", "wall clock outside the window", 0)
+            wait = None
+            drift = 0
+            if self.mode == "strict":
+                last = s >> bits
+                if now < last:
+                    drift = last - now
+                    if drift * NS_PER_MS > self.max_wait_ns:
+                        refuse("CLOCK_MOVED_BACKWARDS", f"clock moved backwards by {drift} ms",
+                               drift)
+                    wait, wait_until = "rewind", last
+                elif now == last and (s & mask) == mask:
+                    wait, wait_until = "spent", now + 1
+                elif now == last:
+                    first, count = s + 1, min(want, mask - (s & mask))
+                else:
+                    first, count = now << bits, min(want, mask + 1)
+            else:
+                first = max(s + 1, now << bits)
+                first_ms = first >> bits
+                if first_ms > lay.max_elapsed_ms:
+                    refuse("TIMESTAMP_OUT_OF_RANGE", "logical clock past the window", 0)
+                drift = first_ms - now
+                if drift > self.max_drift_ms:
+                    if (drift - self.max_drift_ms) * NS_PER_MS > self.max_wait_ns:
+                        refuse("CLOCK_MOVED_BACKWARDS", f"would run {drift} ms ahead", drift)
+                    wait, wait_until = "drift", first_ms - self.max_drift_ms
+                else:
+                    limit_ms = min(now + self.max_drift_ms, lay.max_elapsed_ms)
+                    count = min(want, ((limit_ms << bits) | mask) - first + 1)
+
+            if wait is None:
+                self.state = first + count - 1
+                self.stats["ids_issued"] += count
+                if self.mode == "monotonic":
+                    borrowed = (self.state >> bits) - max(s >> bits, now)
+                    if borrowed > 0:
+                        self.stats["ms_borrowed"] += borrowed
+                finish_wait()
+                return first, count
+
+            # The deadline bounds waiting for the clock: set at the first wait, renewed
+            # only when the clock did reach what we last waited for (another thread then
+            # took that millisecond). A retreating or frozen clock never renews it.
+            mono = self.clock.monotonic_ns()
+            if not waited:
+                waited = True
+                wait_started = mono
+                deadline = mono + self.budget_ns
+                self.stats["waits"] += 1
+            elif now >= waited_for:
+                deadline = mono + self.budget_ns
+            waited_for = wait_until
+            remaining = deadline - mono
+            if remaining <= 0:
+                refuse("CLOCK_MOVED_BACKWARDS",
+                       "clock stuck" if wait == "spent" else f"clock still {drift} ms behind",
+                       0 if wait == "spent" else drift)
+            need = (wait_until + epoch) * NS_PER_MS - wall_ns
+            self.clock.sleep_ns(max(1, min(need, remaining)))
+            now, wall_ns = self._read()
+
+    def next_id(self) -> int:
+        first, _ = self.reserve(1)
+        return self.id_of(first)
+
+    def next_ids(self, n: int) -> List[int]:
+        if not 0 <= n <= MAX_BATCH:
+            raise invalid(f"batch size must be in [0, {MAX_BATCH}], got {n}")
+        out: List[int] = []
+        while len(out) < n:
+            first, count = self.reserve(n - len(out))
+            out.extend(self.id_of(first + i) for i in range(count))
+        return out
+
+    def status(self) -> dict:
+        now, _ = self._read()
+        s = self.state
+        lay = self.layout
+        ahead = 0 if s < 0 else (s >> lay.sequence_bits) - now
+        healthy = True
+        if not 0 <= now <= lay.max_elapsed_ms:
+            healthy = False
+        elif self.mode == "strict" and ahead * NS_PER_MS > self.max_wait_ns:
+            healthy = False
+        elif self.mode == "monotonic" and (ahead - self.max_drift_ms) * NS_PER_MS > self.max_wait_ns:
+            healthy = False
+        return {
+            "healthy": healthy,
+            "wall_ms": str(now + lay.epoch_ms),
+            "last_ms": str(-1 if s < 0 else (s >> lay.sequence_bits) + lay.epoch_ms),
+            "drift_ms": max(0, ahead),
+            "node_id": self.node_id,
+        }
+
+    def drift(self) -> int:
+        now, _ = self._read()
+        s = self.state
+        return 0 if s < 0 else max(0, (s >> self.layout.sequence_bits) - now)
+
+    def stats_view(self) -> Dict[str, object]:
+        st = dict(self.stats)
+        st["waited_ns_total"] = str(st["waited_ns_total"])
+        st["waited_ns_max"] = str(st["waited_ns_max"])
+        return st

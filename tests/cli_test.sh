@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# CLI behaviour: output formats and exit codes (0 ok, 1 refused, 2 bad input).
+set -euo pipefail
+cli=${SNOWFLEET_CLI:?set SNOWFLEET_CLI to the snowfleet binary}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_exit() {  # expect_exit CODE ARGS...
+  local want=$1; shift
+  set +e; "$cli" "$@" >/dev/null 2>/tmp/snowfleet_cli_err; local got=$?; set -e
+  [ "$got" = "$want" ] || fail "snowfleet $* exited $got, want $want"
+  [ "$want" = 0 ] || [ -s /tmp/snowfleet_cli_err ] || fail "snowfleet $* printed no error"
+}
+
+out=$("$cli" decode 141264821508263936 141264821510144037)
+grep -q "141264821508263936  2025-01-24T19:35:58.021Z  node=37  sequence=0" <<<"$out" || fail "decode: $out"
+grep -q "node=496  sequence=37" <<<"$out" || fail "decode 496: $out"
+
+out=$("$cli" decode --layout twitter --json 1724551110457221119)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["id"]=="1724551110457221119" and d["datacenter_id"]==7 and d["machine_id"]==13 and d["sequence"]==4095 and d["timestamp_ms"]==1700000000000 and d["time"]=="2023-11-14T22:13:20.000Z", d' "$out"
+
+[ "$("$cli" compose --timestamp-ms 1700000000000 --datacenter 7 --machine 13 --sequence 4095 --layout twitter)" = 1724551110457221119 ] || fail compose-split
+[ "$("$cli" compose --time 2025-01-24T19:35:58.021Z --node 37)" = 141264821508263936 ] || fail compose-time
+[ "$("$cli" compose --timestamp-ms 1737747358021 --node 496 --sequence 37)" = 141264821510144037 ] || fail compose
+
+ids=$("$cli" next --node 37 -n 5000)
+[ "$(wc -l <<<"$ids")" = 5000 ] || fail "next -n 5000"
+sort -n -c <<<"$ids" || fail "next ids not ascending"
+[ "$(sort -u <<<"$ids" | wc -l)" = 5000 ] || fail "next ids not unique"
+first=$(head -1 <<<"$ids")
+"$cli" decode "$first" | grep -q "node=37" || fail "next ids carry node 37"
+"$cli" next --node 3 -n 3 --mode monotonic --layout 41.5.5.12@1288834974657 >/dev/null
+
+"$cli" layout | grep -q "69.68 years" || fail "layout years"
+"$cli" layout | grep -q "2093-09-06" || fail "layout exhaustion date"
+"$cli" layout --json twitter | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]==1024 and d["ids_per_ms_per_node"]==4096 and d["preset"]=="twitter", d'
+
+expect_exit 2                                   # no command
+expect_exit 2 frobnicate
+expect_exit 2 next                              # no node
+expect_exit 2 next --node 1024
+expect_exit 2 next --node 1 -n 0
+expect_exit 2 next --node 1 --mode fast
+expect_exit 2 decode 12a
+expect_exit 2 decode -- -1
+expect_exit 2 decode 9223372036854775808
+expect_exit 2 compose --timestamp-ms 1 --node 1  # before the epoch
+expect_exit 2 compose --time yesterday --node 1
+expect_exit 2 layout 41.10.13@0
+expect_exit 1 next --node-source env:SNOWFLEET_UNSET_VARIABLE_FOR_TEST   # no id: runtime failure
+expect_exit 2 next --node-source bogus:1
+expect_exit 0 layout 42.8.13@1704067200000
+expect_exit 0 --help
+echo "cli tests passed"
