@@ -62,11 +62,12 @@ print("editable install ok:", p.parent)')
   log "sdist: build, check it carries core/, install from it"
   DIST="$(mktemp -d)"
   trap 'rm -rf "$DIST"' EXIT
-  "$PY" -m build --sdist --outdir "$DIST" "$ROOT" >/dev/null
+  out="$("$PY" -m build --sdist --outdir "$DIST" "$ROOT" 2>&1)" || { echo "$out" >&2; exit 1; }
   SDIST="$(ls "$DIST"/snowfleet-*.tar.gz)"
+  LISTING="$(tar -tzf "$SDIST")"
   for f in core/CMakeLists.txt core/include/snowfleet/snowfleet.hpp core/src/generator.cc \
            bindings/python/_snowfleet.cc python/snowfleet/__init__.py CMakeLists.txt; do
-    tar -tzf "$SDIST" | grep -q "^snowfleet-[^/]*/$f\$" || { echo "sdist lacks $f" >&2; exit 1; }
+    grep -qx "snowfleet-[^/]*/$f" <<<"$LISTING" || { echo "sdist lacks $f" >&2; exit 1; }
   done
   "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$SDIST"
   (cd / && "$PY" -c 'import snowfleet

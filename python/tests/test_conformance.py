@@ -118,7 +118,7 @@ def _codec_case(case: Dict[str, Any]) -> None:
         else:
             _same(snowfleet.compose(**args), expect["id"], "id")
     elif op == "decode":
-        value = int(case["id"])  # as a Python user would convert the text
+        value = int(case["value"])  # as a Python user would convert the text
         if _is_error(expect):
             _expect_raises(expect, snowfleet.decode, value, case["layout"])
         else:
