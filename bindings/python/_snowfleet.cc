@@ -282,15 +282,23 @@ PYBIND11_MODULE(_snowfleet, m) {
            py::arg("step_ms"), py::arg("every"))
       .def("set_wall_ms", &sf::ScriptedClock::set_wall_ms, py::arg("ms"))
       .def("advance_wall_ms", &sf::ScriptedClock::advance_wall_ms, py::arg("delta_ms"))
-      .def("peek_wall_ms", &sf::ScriptedClock::peek_wall_ms)
-      .def("wall_ns", &sf::ScriptedClock::wall_ns)
-      .def("monotonic_ns", &sf::ScriptedClock::monotonic_ns)
-      .def("sleep_ns", &sf::ScriptedClock::sleep_ns, py::arg("ns"))
-      .def_property_readonly("reads", &sf::ScriptedClock::reads)
-      .def_property_readonly("sleep_count", &sf::ScriptedClock::sleep_count)
-      .def_property_readonly("slept_ns", &sf::ScriptedClock::slept_ns)
-      .def_property_readonly("max_sleep_ns", &sf::ScriptedClock::max_sleep_ns)
-      .def_property_readonly("min_sleep_ns", &sf::ScriptedClock::min_sleep_ns);
+      .def("peek_wall_ms", &sf::ScriptedClock::peek_wall_ms,
+           "The reading the next wall_ns() call would return, in ms (does not consume it).")
+      .def("wall_ns", &sf::ScriptedClock::wall_ns,
+           "Consumes the next scripted reading: wall-clock ns since the Unix epoch.")
+      .def("monotonic_ns", &sf::ScriptedClock::monotonic_ns,
+           "Virtual monotonic time in ns: the total slept so far.")
+      .def("sleep_ns", &sf::ScriptedClock::sleep_ns, py::arg("ns"),
+           "Advances virtual monotonic time by ns (no real sleep).")
+      .def_property_readonly("reads", &sf::ScriptedClock::reads, "Wall readings consumed so far.")
+      .def_property_readonly("sleep_count", &sf::ScriptedClock::sleep_count,
+                             "sleep_ns calls so far.")
+      .def_property_readonly("slept_ns", &sf::ScriptedClock::slept_ns,
+                             "Total virtual time slept (== monotonic_ns()).")
+      .def_property_readonly("max_sleep_ns", &sf::ScriptedClock::max_sleep_ns,
+                             "Longest single sleep (0 when none).")
+      .def_property_readonly("min_sleep_ns", &sf::ScriptedClock::min_sleep_ns,
+                             "Shortest single sleep (0 when none).");
 
   py::class_<sf::Generator> gen(m, "Generator", "The core generator (see snowfleet.Generator).");
   gen.def(py::init(&make_generator), py::arg("layout"), py::arg("node_id"),
@@ -312,13 +320,15 @@ PYBIND11_MODULE(_snowfleet, m) {
       .def("close", &sf::Generator::close,
            "Stops the generator (and releases a leased node id); later calls raise "
            "GeneratorClosed. Idempotent.")
-      .def_property_readonly("closed", &sf::Generator::closed)
+      .def_property_readonly("closed", &sf::Generator::closed, "True once close() was called.")
       .def_property_readonly("_layout", &sf::Generator::layout)
       .def_property_readonly("node_id", &sf::Generator::node_id, "The node id in every id.")
       .def_property_readonly("mode", [](const sf::Generator& g) { return sf::mode_name(g.mode()); },
                              "'strict' or 'monotonic'.")
-      .def_property_readonly("max_wait_ms", &sf::Generator::max_wait_ms)
-      .def_property_readonly("max_drift_ms", &sf::Generator::max_drift_ms)
+      .def_property_readonly("max_wait_ms", &sf::Generator::max_wait_ms,
+                             "Rewinds up to this many ms are waited out, larger ones refused.")
+      .def_property_readonly("max_drift_ms", &sf::Generator::max_drift_ms,
+                             "Monotonic mode: how far ahead of the wall clock it may run.")
       .def("_next_id_pybind11", &sf::Generator::next_id,
            "next_id() through pybind11's dispatcher: the benchmark's reference row.");
   // The hot path, bound as a CPython method descriptor (see next_id_fast).
