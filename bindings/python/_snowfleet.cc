@@ -16,6 +16,7 @@
 #include <array>
 #include <atomic>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "snowfleet/snowfleet.hpp"
@@ -43,9 +44,14 @@ void set_python_error(const sf::Error& e) {
     return;
   }
   PyObject* cls = error_classes()[index];
+  // "replace": a message quoting user text cut at a byte limit may end inside a UTF-8 sequence.
+  const std::string_view what = e.what();
+  py::object message = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "replace"));
+  if (!message) return;
   PyObject* exc = e.kind() == sf::ErrorKind::kClockMovedBackwards
-                      ? PyObject_CallFunction(cls, "sL", e.what(), (long long)e.drift_ms())
-                      : PyObject_CallFunction(cls, "s", e.what());
+                      ? PyObject_CallFunction(cls, "OL", message.ptr(), (long long)e.drift_ms())
+                      : PyObject_CallFunction(cls, "O", message.ptr());
   if (exc == nullptr) return;  // constructing the exception failed: that error propagates
   PyErr_SetObject(cls, exc);
   Py_DECREF(exc);
@@ -114,8 +120,8 @@ PyObject* g_array_template = nullptr;
 // Python layer (0 <= n <= MAX_BATCH).
 py::object next_ids(sf::Generator& gen, int64_t n) {
   py::object count = py::int_(n);
-  py::object out = py::reinterpret_steal<py::object>(
-      PyNumber_Multiply(g_array_template, count.ptr()));
+  py::object out =
+      py::reinterpret_steal<py::object>(PyNumber_Multiply(g_array_template, count.ptr()));
   if (!out) throw py::error_already_set();
   if (n == 0) return out;
   Py_buffer view;
@@ -158,13 +164,16 @@ PyObject* next_id_fast(PyObject* self, PyObject*) {
     set_python_error(e);
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {  // nothing may unwind into CPython
+    PyErr_SetString(PyExc_SystemError, "unknown C++ exception in next_id()");
   }
   return nullptr;
 }
 
 PyMethodDef g_next_id_def = {
     "next_id", next_id_fast, METH_NOARGS,
-    "next_id() -> int\n\nThe next id. Never releases the GIL unless it has to wait (a clock "
+    "next_id($self, /)\n--\n\nThe next id (an int). Never releases the GIL unless it has to wait "
+    "(a clock "
     "rewind inside the wait budget, a spent millisecond). Raises ClockMovedBackwards, "
     "TimestampOutOfRange, ForkDetected, GeneratorClosed."};
 
@@ -210,17 +219,21 @@ PYBIND11_MODULE(_snowfleet, m) {
     }
   });
 
-  g_array_template = py::module_::import("array").attr("array")("q", py::make_tuple(0)).release().ptr();
+  g_array_template =
+      py::module_::import("array").attr("array")("q", py::make_tuple(0)).release().ptr();
 
   m.attr("MAX_BATCH") = py::int_(sf::Generator::kMaxBatch);
   m.attr("MAX_EPOCH_MS") = py::int_(sf::Layout::kMaxEpochMs);
 
-  m.def("error_kinds", [] {
-    py::list out;
-    for (const auto& k : sf::error_kinds())
-      out.append(py::make_tuple(k.code, k.name, k.category, k.summary));
-    return out;
-  }, "[(code, name, category, summary)] for every core error kind, in declaration order.");
+  m.def(
+      "error_kinds",
+      [] {
+        py::list out;
+        for (const auto& k : sf::error_kinds())
+          out.append(py::make_tuple(k.code, k.name, k.category, k.summary));
+        return out;
+      },
+      "[(code, name, category, summary)] for every core error kind, in declaration order.");
   m.def("_register_error_classes", &register_error_classes, py::arg("by_code"),
         "Installs {code: exception class}; called once by snowfleet._errors.");
 
@@ -232,8 +245,8 @@ PYBIND11_MODULE(_snowfleet, m) {
       .def_static("create", &sf::Layout::create, py::arg("epoch_ms"), py::arg("timestamp_bits"),
                   py::arg("node_bits"), py::arg("sequence_bits"))
       .def_static("create_split", &sf::Layout::create_split, py::arg("epoch_ms"),
-                  py::arg("timestamp_bits"), py::arg("datacenter_bits"),
-                  py::arg("machine_bits"), py::arg("sequence_bits"))
+                  py::arg("timestamp_bits"), py::arg("datacenter_bits"), py::arg("machine_bits"),
+                  py::arg("sequence_bits"))
       .def("to_string", &sf::Layout::to_string)
       .def_property_readonly("preset_name", &sf::Layout::preset_name)
       .def_property_readonly("epoch_ms", &sf::Layout::epoch_ms)
@@ -251,23 +264,31 @@ PYBIND11_MODULE(_snowfleet, m) {
       .def_property_readonly("max_sequence", &sf::Layout::max_sequence)
       .def_property_readonly("max_elapsed_ms", &sf::Layout::max_elapsed_ms)
       .def_property_readonly("max_timestamp_ms", &sf::Layout::max_timestamp_ms)
-      .def("__eq__", [](const sf::Layout& a, const sf::Layout& b) { return a == b; },
-           py::is_operator());
+      .def(
+          "__eq__", [](const sf::Layout& a, const sf::Layout& b) { return a == b; },
+          py::is_operator());
 
   m.def("compose", &sf::compose, py::arg("layout"), py::arg("timestamp_ms"), py::arg("node_id"),
         py::arg("sequence"));
   m.def("compose_split", &sf::compose_split, py::arg("layout"), py::arg("timestamp_ms"),
         py::arg("datacenter_id"), py::arg("machine_id"), py::arg("sequence"));
-  m.def("decode", [](const sf::Layout& layout, int64_t id) {
-    const sf::Decoded d = sf::decode(layout, id);
-    return py::make_tuple(d.timestamp_ms, d.node_id, d.datacenter_id, d.machine_id, d.sequence);
-  }, py::arg("layout"), py::arg("id"), "(timestamp_ms, node_id, datacenter_id, machine_id, sequence)");
-  m.def("parse_id", [](const std::string& text) { return sf::parse_id(text); }, py::arg("text"));
+  m.def(
+      "decode",
+      [](const sf::Layout& layout, int64_t id) {
+        const sf::Decoded d = sf::decode(layout, id);
+        return py::make_tuple(d.timestamp_ms, d.node_id, d.datacenter_id, d.machine_id, d.sequence);
+      },
+      py::arg("layout"), py::arg("id"),
+      "(timestamp_ms, node_id, datacenter_id, machine_id, sequence)");
+  m.def(
+      "parse_id", [](const std::string& text) { return sf::parse_id(text); }, py::arg("text"));
   m.def("format_iso8601", &sf::format_iso8601, py::arg("unix_ms"));
-  m.def("_gil_releases", [] { return g_gil_releases.load(std::memory_order_relaxed); },
-        "How many waits released the GIL through the core's wait hooks (for the tests).");
-  m.def("_noop", [] { return int64_t{0}; },
-        "Does nothing through pybind11's dispatcher: the benchmark's reference row.");
+  m.def(
+      "_gil_releases", [] { return g_gil_releases.load(std::memory_order_relaxed); },
+      "How many waits released the GIL through the core's wait hooks (for the tests).");
+  m.def(
+      "_noop", [] { return int64_t{0}; },
+      "Does nothing through pybind11's dispatcher: the benchmark's reference row.");
 
   py::class_<sf::ScriptedClock, std::shared_ptr<sf::ScriptedClock>>(
       m, "ScriptedClock", "The core's scripted clock (see snowfleet.testing.ScriptedClock).")
@@ -275,9 +296,12 @@ PYBIND11_MODULE(_snowfleet, m) {
              return std::make_shared<sf::ScriptedClock>(segments(script));
            }),
            py::arg("script"))
-      .def("set_script", [](sf::ScriptedClock& c, const std::vector<Segment4>& script) {
-        c.set_script(segments(script));
-      }, py::arg("script"))
+      .def(
+          "set_script",
+          [](sf::ScriptedClock& c, const std::vector<Segment4>& script) {
+            c.set_script(segments(script));
+          },
+          py::arg("script"))
       .def("append", &sf::ScriptedClock::append, py::arg("ms"), py::arg("count"),
            py::arg("step_ms"), py::arg("every"))
       .def("set_wall_ms", &sf::ScriptedClock::set_wall_ms, py::arg("ms"))
@@ -301,20 +325,21 @@ PYBIND11_MODULE(_snowfleet, m) {
                              "Shortest single sleep (0 when none).");
 
   py::class_<sf::Generator> gen(m, "Generator", "The core generator (see snowfleet.Generator).");
-  gen.def(py::init(&make_generator), py::arg("layout"), py::arg("node_id"),
-          py::arg("node_source"), py::arg("mode"), py::arg("max_wait_ms"),
-          py::arg("max_drift_ms"), py::arg("clock"))
+  gen.def(py::init(&make_generator), py::arg("layout"), py::arg("node_id"), py::arg("node_source"),
+          py::arg("mode"), py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"))
       .def("_next_ids", &next_ids, py::arg("n"))
-      .def("_stats", [](const sf::Generator& g) {
-        const sf::Stats s = g.stats();
-        return py::make_tuple(s.ids_issued, s.rewinds_seen, s.waits, s.waited_ns_total,
-                              s.waited_ns_max, s.refusals, s.ms_borrowed);
-      })
-      .def("_status", [](sf::Generator& g) {
-        const sf::Status s = g.status();
-        return py::make_tuple(s.healthy, s.reason, s.wall_ms, s.last_ms, s.drift_ms, s.node_id,
-                              sf::mode_name(s.mode));
-      })
+      .def("_stats",
+           [](const sf::Generator& g) {
+             const sf::Stats s = g.stats();
+             return py::make_tuple(s.ids_issued, s.rewinds_seen, s.waits, s.waited_ns_total,
+                                   s.waited_ns_max, s.refusals, s.ms_borrowed);
+           })
+      .def("_status",
+           [](sf::Generator& g) {
+             const sf::Status s = g.status();
+             return py::make_tuple(s.healthy, s.reason, s.wall_ms, s.last_ms, s.drift_ms, s.node_id,
+                                   sf::mode_name(s.mode));
+           })
       .def_property_readonly("drift_ms", &sf::Generator::drift_ms,
                              "max(0, last issued ms - wall clock now); reads the clock once.")
       .def("close", &sf::Generator::close,
@@ -323,8 +348,9 @@ PYBIND11_MODULE(_snowfleet, m) {
       .def_property_readonly("closed", &sf::Generator::closed, "True once close() was called.")
       .def_property_readonly("_layout", &sf::Generator::layout)
       .def_property_readonly("node_id", &sf::Generator::node_id, "The node id in every id.")
-      .def_property_readonly("mode", [](const sf::Generator& g) { return sf::mode_name(g.mode()); },
-                             "'strict' or 'monotonic'.")
+      .def_property_readonly(
+          "mode", [](const sf::Generator& g) { return sf::mode_name(g.mode()); },
+          "'strict' or 'monotonic'.")
       .def_property_readonly("max_wait_ms", &sf::Generator::max_wait_ms,
                              "Rewinds up to this many ms are waited out, larger ones refused.")
       .def_property_readonly("max_drift_ms", &sf::Generator::max_drift_ms,

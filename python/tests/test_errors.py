@@ -86,3 +86,12 @@ def test_catching_by_builtin_family() -> None:
     gen.next_id()
     with pytest.raises(RuntimeError):
         gen.next_id()
+
+
+def test_messages_quoting_cut_non_ascii_text_still_raise_the_right_class() -> None:
+    # The core quotes at most 80 bytes of a bad layout: the cut may split a UTF-8 sequence.
+    with pytest.raises(snowfleet.InvalidArgument) as info:
+        snowfleet.Layout.parse("é" * 60)
+    assert "é" in str(info.value)
+    with pytest.raises(snowfleet.InvalidArgument):
+        snowfleet.Generator(node_source="static:" + "ß" * 150)
