@@ -172,10 +172,9 @@ PyObject* next_id_fast(PyObject* self, PyObject*) {
 
 PyMethodDef g_next_id_def = {
     "next_id", next_id_fast, METH_NOARGS,
-    "next_id($self, /)\n--\n\nThe next id (an int). Never releases the GIL unless it has to wait "
-    "(a clock "
-    "rewind inside the wait budget, a spent millisecond). Raises ClockMovedBackwards, "
-    "TimestampOutOfRange, ForkDetected, GeneratorClosed."};
+    "next_id($self, /)\n--\n\nThe next id (an int). Never releases the GIL unless it has to "
+    "wait (a clock rewind inside the wait budget, a spent millisecond). Raises "
+    "ClockMovedBackwards, TimestampOutOfRange, ForkDetected, GeneratorClosed."};
 
 std::unique_ptr<sf::Generator> make_generator(const sf::Layout& layout, int64_t node_id,
                                               const std::string& node_source,
