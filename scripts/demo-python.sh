@@ -1,20 +1,15 @@
 #!/usr/bin/env bash
 # Mints and decodes a few ids from Python. Installs the package (pip install .) into the venv
-# scripts/test-python.sh uses if it is not there yet.
+# scripts/test-python.sh uses if it is not there yet (`test-python.sh --install-only`).
 #
 #   bash scripts/demo-python.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}"
-PYTHON="${PYTHON:-python3}"
-if [[ ! -x "$VENV/bin/python" ]]; then
-  "$PYTHON" -m venv "$VENV"
-fi
-PY="$VENV/bin/python"
-if ! (cd / && "$PY" -c 'import snowfleet' >/dev/null 2>&1); then
-  echo "installing snowfleet into $VENV (pip install .) ..." >&2
-  "$PY" -m pip install -q --disable-pip-version-check "$ROOT"
+PY="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}/bin/python"
+if ! [[ -x "$PY" ]] || ! (cd / && "$PY" -c 'import snowfleet' >/dev/null 2>&1); then
+  echo "installing snowfleet (pip install . into a venv) ..." >&2
+  bash "$ROOT/scripts/test-python.sh" --install-only >/dev/null
 fi
 
 cd / && exec "$PY" - <<'PY'

@@ -2,7 +2,8 @@
 # Builds the Python package from this checkout exactly as a user would and runs the whole
 # pytest suite (every conformance case included) against the installed package.
 #
-#   bash scripts/test-python.sh
+#   bash scripts/test-python.sh                  # everything
+#   bash scripts/test-python.sh --install-only   # prerequisites, venv and `pip install .`
 #
 # Steps: install build prerequisites if missing (apt), make a private venv (build/py-venv, or
 # $SNOWFLEET_PY_VENV), `pip install .` (scikit-build-core + pybind11 from PyPI build the core and
@@ -10,16 +11,19 @@
 # then prove the other two install routes: `pip install -e .` and an sdist built from the tree
 # (it must carry core/). Set SNOWFLEET_PY_PACKAGING=0 to skip those two.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(repo_root)"
 VENV="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}"
 PYTHON="${PYTHON:-python3}"
-log() { printf '== %s\n' "$*"; }
+log() { section "$*"; }
 
 # ---- prerequisites (fresh Debian as root) -----------------------------------------------------
 missing=()
-command -v "$PYTHON" >/dev/null 2>&1 || { PYTHON=python3; missing+=(python3); }
-if command -v "$PYTHON" >/dev/null 2>&1; then
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+  PYTHON=python3
+  missing+=(python3 python3-venv python3-dev)
+else
   "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
   "$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
     >/dev/null 2>&1 || missing+=(python3-dev)
@@ -27,24 +31,25 @@ fi
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing+=(make)
 if ((${#missing[@]})); then
-  log "apt-get install ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}"
 fi
 # CMake: scikit-build-core takes it (and ninja) from PyPI when the system has none >= 3.18.
 
-# ---- venv and test tools ----------------------------------------------------------------------
+# ---- venv -------------------------------------------------------------------------------------
 if [[ ! -x "$VENV/bin/python" ]]; then
   log "creating venv $VENV"
   "$PYTHON" -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
 "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
-"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id
 
 # ---- pip install . and the test suite ---------------------------------------------------------
 log "pip install $ROOT"
 "$PY" -m pip install -q --disable-pip-version-check "$ROOT"
+[[ "${1:-}" == --install-only ]] && exit 0
+# Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
+# snowflake-id: the benchmark's peer, smoke-run by the suite).
+"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id
 log "pytest python/tests"
 # From outside the tree, so `import snowfleet` is the installed package, not python/snowfleet.
 (cd "$ROOT/python/tests" && SNOWFLEET_NO_SKIP=1 "$PY" -m pytest -q -p no:cacheprovider \
