@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Core tests: conformance vector checks, the Catch2 suite (unit, concurrency, C++
+# conformance runner, CLI) in a release build and under ASan+UBSan and TSan.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+
+section "core: dependencies"
+core_deps
+pip_install pytest jsonschema
+
+section "conformance: vectors are strict JSON, follow the schema, and are not stale"
+python3 conformance/generate.py --check
+python3 -m pytest -q conformance/test_vectors.py
+
+for variant in release asan-ubsan tsan; do
+  case $variant in
+    release) flags=(-DCMAKE_BUILD_TYPE=Release -DSNOWFLEET_BUILD_BENCH=ON) ;;
+    asan-ubsan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DSNOWFLEET_SANITIZE=address;undefined") ;;
+    tsan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSNOWFLEET_SANITIZE=thread) ;;
+  esac
+  section "core: $variant build and tests"
+  cmake -S . -B "build/$variant" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON "${flags[@]}" >/dev/null
+  cmake --build "build/$variant" >/dev/null
+  (cd "build/$variant" && ctest --output-on-failure --timeout 300)
+done
