@@ -2,14 +2,14 @@
 # Mints and decodes a few ids from Java: builds the jar if needed (tests skipped; run
 # scripts/test-java.sh for those), then runs java/examples/Demo.java against it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$(repo_root)"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 jar="java/target/snowfleet-0.1.0.jar"
 if [[ ! -f "$jar" ]]; then
-  if ! command -v mvn >/dev/null || ! command -v swig >/dev/null || ! command -v cmake >/dev/null; then
-    bash scripts/test-java.sh >/dev/null  # installs the toolchain and builds the jar
-  else
-    mvn -B -q -ntp -f java/pom.xml -DskipTests package >/dev/null
-  fi
+  bash scripts/test-java.sh --install-only >/dev/null
+  mvn -B -q -ntp -f java/pom.xml -DskipTests package >/dev/null 2>java/target-build.log ||
+    { cat java/target-build.log; exit 1; }
+  rm -f java/target-build.log
 fi
 "$JAVA_HOME/bin/java" -cp "$jar" java/examples/Demo.java

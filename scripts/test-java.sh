@@ -2,28 +2,24 @@
 # Builds the Java package from this checkout exactly as a user would -- one Maven command:
 # cmake + SWIG build libsnowfleet_jni.so into the jar, javac, Surefire, jar -- and runs the
 # whole JUnit suite, including every conformance vector in conformance/vectors.
+#
+#   bash scripts/test-java.sh                  # everything
+#   bash scripts/test-java.sh --install-only   # prerequisites only (apt)
+#
 # Installs what it needs on a fresh Debian machine (root); idempotent and quiet.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$(repo_root)"
 
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-
-missing=()
-[[ -x "$JAVA_HOME/bin/javac" && -f "$JAVA_HOME/include/jni.h" ]] || missing+=(openjdk-17-jdk-headless)
-command -v mvn >/dev/null || missing+=(maven)
-command -v cmake >/dev/null || missing+=(cmake)
-command -v swig >/dev/null || command -v swig4.0 >/dev/null || missing+=(swig)
-command -v g++ >/dev/null || missing+=(g++)
-command -v make >/dev/null || missing+=(make)
-if ((${#missing[@]})); then
-  echo "test-java: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-[[ -x "$JAVA_HOME/bin/javac" ]] || { echo "test-java: no JDK at JAVA_HOME=$JAVA_HOME" >&2; exit 1; }
+# Debian's maven depends on a JRE; the JDK (javac, jni.h) is what CMake's FindJNI needs.
+apt_install openjdk-17-jdk-headless maven cmake swig g++ make
+[[ -x "$JAVA_HOME/bin/javac" && -f "$JAVA_HOME/include/jni.h" ]] ||
+  { echo "test-java: no JDK with jni.h at JAVA_HOME=$JAVA_HOME" >&2; exit 1; }
 export PATH="$JAVA_HOME/bin:$PATH"
+[[ "${1:-}" == --install-only ]] && exit 0
 
+section "java: mvn package (native library, compile, JUnit incl. conformance, jar)"
 # -B/-ntp keep the log short; Surefire's "Tests run: N, Failures: ..." lines stay visible.
 mvn -B -ntp -f java/pom.xml package
 
