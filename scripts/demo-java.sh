@@ -8,8 +8,8 @@ export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 jar="java/target/snowfleet-0.1.0.jar"
 if [[ ! -f "$jar" ]]; then
   bash scripts/test-java.sh --install-only >/dev/null
-  mvn -B -q -ntp -f java/pom.xml -DskipTests package >/dev/null 2>java/target-build.log ||
-    { cat java/target-build.log; exit 1; }
-  rm -f java/target-build.log
+  log=$(mktemp)
+  mvn -B -q -ntp -f java/pom.xml -DskipTests package >"$log" 2>&1 || { cat "$log"; exit 1; }
+  rm -f "$log"
 fi
 "$JAVA_HOME/bin/java" -cp "$jar" java/examples/Demo.java
