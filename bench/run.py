@@ -55,7 +55,7 @@ def main():
     a = ap.parse_args()
     r = run(a.binary, a.repetitions)
     plain = run(a.binary, a.repetitions, {"SNOWFLEET_TSC_WINDOW": "0"},
-                "BM_ClockRead|BM_MonotonicNextId$|BM_MonotonicShared|BM_MutexMonotonicShared")
+                "BM_ClockRead|BM_MonotonicNextId/|BM_MonotonicShared|BM_MutexMonotonicShared")
     print(f"medians of {a.repetitions} repetitions, one process per table; host has "
           f"{os.cpu_count()} CPUs")
     print(f"{'benchmark':44s} {'ns/id':>9s} {'ids/s':>12s}  vs peer")

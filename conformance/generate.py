@@ -88,23 +88,25 @@ def layout_cases():
     parse("layout.parse.seed_41_6_16", "41.6.16@1704067200000",
           "003: 6 worker bits and 16 sequence bits for 50k ids/ms bursts")
     parse("layout.parse.unix_epoch", "41.10.12@0", "001 section 5a: the Unix epoch exhausts in 2039")
-    parse("layout.parse.max_timestamp_bits", "53.0.10@0",
-          "53 timestamp bits, the most a layout allows")
+    parse("layout.parse.max_timestamp_bits", "52.0.11@0",
+          "52 timestamp bits, the most a layout allows (timestamps stay below 2^53)")
     parse("layout.parse.no_node_bits", "41.0.22@1704067200000", "a single-node layout")
-    parse("layout.parse.no_sequence_bits", "53.10.0@1704067200000", "one id per ms per node")
+    parse("layout.parse.no_sequence_bits", "52.11.0@1704067200000", "one id per ms per node")
     parse("layout.parse.max_epoch", "41.10.12@253402300799999", "the latest allowed epoch")
     for cid, text, why in [
-        ("layout.parse.sum_64", "41.10.13@1704067200000", "fields must add up to 63"),
+        ("layout.parse.sum_64", "41.10.13@1704067200000", "fields must add up to 63 (the "
+                                                          "message quotes the text)"),
         ("layout.parse.sum_62", "41.10.11@1704067200000", "fields must add up to 63"),
         ("layout.parse.two_fields", "41.22@1704067200000", "3 or 4 fields"),
         ("layout.parse.five_fields", "41.5.5.6.6@1704067200000", "3 or 4 fields"),
         ("layout.parse.no_epoch", "41.10.12", "the epoch is required"),
         ("layout.parse.negative_epoch", "41.10.12@-1", "epochs are >= 0"),
-        ("layout.parse.epoch_not_a_number", "41.10.12@2024", "the epoch is in ms, a plain integer "
-                                                            "(2024 is accepted as 2024 ms)"),
+        ("layout.parse.epoch_small", "41.10.12@2024", "the epoch is in ms, a plain integer "
+                                                     "(2024 is accepted as 2024 ms)"),
         ("layout.parse.epoch_text", "41.10.12@abc", "the epoch must be digits"),
         ("layout.parse.epoch_too_late", "41.10.12@253402300800000", "epochs end in year 9999"),
-        ("layout.parse.timestamp_bits_54", "54.0.9@0", "at most 53 timestamp bits"),
+        ("layout.parse.timestamp_bits_53", "53.0.10@0", "at most 52 timestamp bits: with the "
+                                                        "latest epoch, 53 would pass 2^53 ms"),
         ("layout.parse.timestamp_bits_0", "0.51.12@0", "at least 1 timestamp bit"),
         ("layout.parse.letters", "a.b.c@1", "bit widths are integers"),
         ("layout.parse.empty", "", "empty text"),
@@ -112,7 +114,8 @@ def layout_cases():
         ("layout.parse.trailing_space", "41.10.12@1704067200000 ", "no surrounding whitespace"),
         ("layout.parse.sign", "+41.10.12@1704067200000", "no signs"),
     ]:
-        parse(cid, text, why)
+        r = parse(cid, text, why, contains=[text] if text else None)  # messages quote the text
+        assert "error" in r or cid == "layout.parse.epoch_small", cid
 
     def create(cid, source, epoch, ts, seq, node=None, dc=None, machine=None):
         case = {"id": cid, "source": source, "op": "create", "epoch_ms": s(epoch),

@@ -169,7 +169,7 @@ def _is_uint(s: str) -> bool:
 def _check(epoch, ts, dc, machine, seq):
     if not 0 <= epoch <= MAX_EPOCH_MS:
         raise invalid("epoch_ms out of range")
-    if not 1 <= ts <= 53:
+    if not 1 <= ts <= 52:
         raise invalid("timestamp_bits out of range")
     for v in (dc, machine, seq):
         if not 0 <= v <= 62:

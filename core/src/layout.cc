@@ -104,17 +104,14 @@ Layout Layout::parse(std::string_view text) {
     if (dot == std::string_view::npos) break;
     rest = rest.substr(dot + 1);
   }
-  if (n == 3)
-    return create(epoch, static_cast<int>(bits[0]), static_cast<int>(bits[1]),
-                  static_cast<int>(bits[2]));
-  if (n == 4) {
-    if (bits[1] == 0)
-      return create(epoch, static_cast<int>(bits[0]), static_cast<int>(bits[2]),
-                    static_cast<int>(bits[3]));
-    return create_split(epoch, static_cast<int>(bits[0]), static_cast<int>(bits[1]),
-                        static_cast<int>(bits[2]), static_cast<int>(bits[3]));
+  const auto b = [&](size_t i) { return static_cast<int>(bits[i]); };
+  try {
+    if (n == 3) return create(epoch, b(0), b(1), b(2));
+    if (bits[1] == 0) return create(epoch, b(0), b(2), b(3));
+    return create_split(epoch, b(0), b(1), b(2), b(3));
+  } catch (const Error& e) {
+    bad("layout " + quoted + ": " + e.what());  // name the text the caller gave
   }
-  bad("layout " + quoted + ": bit widths must be 3 or 4 dot-separated integers");
 }
 
 std::string Layout::to_string() const {

@@ -172,7 +172,9 @@ class Layout {
 
   /// Bounds every layout obeys (checked by create/parse).
   static constexpr int kMinTimestampBits = 1;
-  static constexpr int kMaxTimestampBits = 53;  ///< keeps every timestamp exact in a double
+  /// 52 keeps every timestamp (epoch_ms + elapsed <= kMaxEpochMs + 2^52) below 2^53, so it
+  /// is exact in a double (a JavaScript Number).
+  static constexpr int kMaxTimestampBits = 52;
   static constexpr int64_t kMaxEpochMs = 253402300799999;  ///< 9999-12-31T23:59:59.999Z
 
  private:

@@ -1,0 +1,41 @@
+# Builds the Node addon from the core's sources plus the node-addon-api glue.
+# The core source list below must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
+# node/test/manifest.test.js fails when the two disagree.
+{
+  "targets": [
+    {
+      "target_name": "snowfleet",
+      "sources": [
+        "core/src/clock.cc",
+        "core/src/codec.cc",
+        "core/src/errors.cc",
+        "core/src/generator.cc",
+        "core/src/layout.cc",
+        "core/src/node_source.cc",
+        "bindings/node/addon.cc",
+        "bindings/node/clock.cc",
+        "bindings/node/codec.cc",
+        "bindings/node/convert.cc",
+        "bindings/node/generator.cc"
+      ],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "core/include"
+      ],
+      "defines": [
+        "NAPI_VERSION=8",
+        "NAPI_CPP_EXCEPTIONS",
+        "NODE_ADDON_API_DISABLE_DEPRECATED",
+        "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"
+      ],
+      "cflags!": ["-fno-exceptions", "-fno-rtti"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      }
+    }
+  ]
+}

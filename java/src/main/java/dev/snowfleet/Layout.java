@@ -1,0 +1,197 @@
+package dev.snowfleet;
+
+import dev.snowfleet.internal.jni.SnowfleetNative;
+
+/**
+ * The bit layout of an id: 1 sign bit (always 0) + timestamp + node + sequence = 64, where
+ * node may be split into datacenter (high bits) + machine (low bits). Immutable and always
+ * valid: every factory asks the core, which validates. Text form: "41.10.12@1704067200000"
+ * or, split, "41.5.5.12@1288834974657".
+ */
+public final class Layout {
+    private static final Layout STANDARD = parse("default");
+    private static final Layout TWITTER = parse("twitter");
+    private static final Layout DISCORD = parse("discord");
+
+    private final long epochMs;
+    private final int timestampBits;
+    private final int datacenterBits;
+    private final int machineBits;
+    private final int sequenceBits;
+    private final int nodeBits;
+    private final int nodeShift;
+    private final int timestampShift;
+    private final long maxNodeId;
+    private final long maxDatacenterId;
+    private final long maxMachineId;
+    private final long maxSequence;
+    private final long maxElapsedMs;
+    private final long maxTimestampMs;
+    private final String text;
+    private final String presetName;
+
+    /** From the core's description (SnowfleetNative.layoutParse's long[14]). */
+    Layout(long[] d) {
+        epochMs = d[0];
+        timestampBits = (int) d[1];
+        datacenterBits = (int) d[2];
+        machineBits = (int) d[3];
+        sequenceBits = (int) d[4];
+        nodeBits = (int) d[5];
+        nodeShift = (int) d[6];
+        timestampShift = (int) d[7];
+        maxNodeId = d[8];
+        maxDatacenterId = d[9];
+        maxMachineId = d[10];
+        maxSequence = d[11];
+        maxElapsedMs = d[12];
+        maxTimestampMs = d[13];
+        text = SnowfleetNative.layoutText(epochMs, timestampBits, datacenterBits, machineBits, sequenceBits);
+        presetName = SnowfleetNative.layoutPreset(epochMs, timestampBits, datacenterBits, machineBits, sequenceBits);
+    }
+
+    /** The default layout 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z). */
+    public static Layout standard() {
+        return STANDARD;
+    }
+
+    /** Twitter's 41.5.5.12@1288834974657. */
+    public static Layout twitter() {
+        return TWITTER;
+    }
+
+    /** Discord's 41.5.5.12@1420070400000. */
+    public static Layout discord() {
+        return DISCORD;
+    }
+
+    /**
+     * Parses the text form or a preset name ("default", "twitter", "discord").
+     *
+     * @throws InvalidArgumentException quoting the text when it is not a valid layout
+     */
+    public static Layout parse(String text) {
+        return new Layout(SnowfleetNative.layoutParse(text));
+    }
+
+    /**
+     * A layout with an unsplit node field.
+     *
+     * @throws InvalidArgumentException naming the bad field
+     */
+    public static Layout create(long epochMs, int timestampBits, int nodeBits, int sequenceBits) {
+        return new Layout(SnowfleetNative.layoutCreate(epochMs, timestampBits, nodeBits, sequenceBits));
+    }
+
+    /**
+     * A layout whose node field is datacenterBits (at least 1) + machineBits.
+     *
+     * @throws InvalidArgumentException naming the bad field
+     */
+    public static Layout createSplit(long epochMs, int timestampBits, int datacenterBits,
+            int machineBits, int sequenceBits) {
+        return new Layout(SnowfleetNative.layoutCreateSplit(epochMs, timestampBits, datacenterBits,
+                machineBits, sequenceBits));
+    }
+
+    /** Unix ms of timestamp 0. */
+    public long epochMs() {
+        return epochMs;
+    }
+
+    public int timestampBits() {
+        return timestampBits;
+    }
+
+    /** datacenterBits + machineBits. */
+    public int nodeBits() {
+        return nodeBits;
+    }
+
+    /** 0 when the node field is not split. */
+    public int datacenterBits() {
+        return datacenterBits;
+    }
+
+    /** Equals nodeBits when the node field is not split. */
+    public int machineBits() {
+        return machineBits;
+    }
+
+    public int sequenceBits() {
+        return sequenceBits;
+    }
+
+    /** Whether the node field is split into datacenter + machine. */
+    public boolean split() {
+        return datacenterBits > 0;
+    }
+
+    public int nodeShift() {
+        return nodeShift;
+    }
+
+    public int timestampShift() {
+        return timestampShift;
+    }
+
+    public long maxNodeId() {
+        return maxNodeId;
+    }
+
+    public long maxDatacenterId() {
+        return maxDatacenterId;
+    }
+
+    public long maxMachineId() {
+        return maxMachineId;
+    }
+
+    public long maxSequence() {
+        return maxSequence;
+    }
+
+    /** Largest elapsed-ms value the timestamp field holds: 2^timestampBits - 1. */
+    public long maxElapsedMs() {
+        return maxElapsedMs;
+    }
+
+    /** Last Unix millisecond the layout can represent: epochMs + maxElapsedMs. */
+    public long maxTimestampMs() {
+        return maxTimestampMs;
+    }
+
+    /** "default", "twitter" or "discord" when equal to a preset, else "". */
+    public String presetName() {
+        return presetName;
+    }
+
+    /** The canonical text form, e.g. "41.10.12@1704067200000"; {@link #parse} reads it back. */
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof Layout)) {
+            return false;
+        }
+        Layout l = (Layout) o;
+        return epochMs == l.epochMs && timestampBits == l.timestampBits
+                && datacenterBits == l.datacenterBits && machineBits == l.machineBits
+                && sequenceBits == l.sequenceBits;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = Long.hashCode(epochMs);
+        h = 31 * h + timestampBits;
+        h = 31 * h + datacenterBits;
+        h = 31 * h + machineBits;
+        return 31 * h + sequenceBits;
+    }
+}

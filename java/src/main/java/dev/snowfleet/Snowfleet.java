@@ -1,0 +1,60 @@
+package dev.snowfleet;
+
+import dev.snowfleet.internal.jni.SnowfleetNative;
+
+/** The codec: compose, decode and parse ids without a generator. */
+public final class Snowfleet {
+    private Snowfleet() {}
+
+    /**
+     * Unpacks an id made with the default layout.
+     *
+     * @throws InvalidArgumentException for a negative id
+     */
+    public static Decoded decode(long id) {
+        return decode(id, Layout.standard());
+    }
+
+    /**
+     * Unpacks an id made with {@code layout}.
+     *
+     * @throws InvalidArgumentException for a negative id
+     */
+    public static Decoded decode(long id, Layout layout) {
+        long[] f = SnowfleetNative.decode(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id);
+        return new Decoded(f[0], f[1], f[2], f[3], f[4]);
+    }
+
+    /**
+     * Packs a timestamp (Unix ms), node id and sequence into an id. Nothing is masked.
+     *
+     * @throws TimestampOutOfRangeException when the timestamp is outside the layout's window
+     * @throws InvalidArgumentException when the node id or sequence does not fit its field
+     */
+    public static long compose(Layout layout, long timestampMs, long nodeId, long sequence) {
+        return SnowfleetNative.compose(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(),
+                timestampMs, nodeId, sequence);
+    }
+
+    /**
+     * As {@link #compose(Layout, long, long, long)}, with the node given as datacenter and
+     * machine ids (for a split layout).
+     */
+    public static long compose(Layout layout, long timestampMs, long datacenterId, long machineId,
+            long sequence) {
+        return SnowfleetNative.composeSplit(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(),
+                timestampMs, datacenterId, machineId, sequence);
+    }
+
+    /**
+     * Parses a decimal id: digits only, 0 &lt;= id &lt;= 2^63 - 1.
+     *
+     * @throws InvalidArgumentException quoting the text otherwise
+     */
+    public static long parseId(String text) {
+        return SnowfleetNative.parseId(text);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.snowfleet;
+
+/**
+ * A generator's counters, monotonically increasing over its life (exact once no call is in
+ * flight).
+ *
+ * @param idsIssued ids handed out
+ * @param rewindsSeen wall readings behind the highest reading seen so far
+ * @param waits calls that had to wait (rewind inside the budget, spent millisecond, drift)
+ * @param waitedNsTotal total time waited, ns
+ * @param waitedNsMax longest single call's wait, ns
+ * @param refusals calls refused because the clock was unusable
+ * @param msBorrowed monotonic mode: milliseconds borrowed past the wall clock
+ */
+public record Stats(long idsIssued, long rewindsSeen, long waits, long waitedNsTotal,
+        long waitedNsMax, long refusals, long msBorrowed) {}

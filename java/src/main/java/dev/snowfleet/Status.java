@@ -1,0 +1,15 @@
+package dev.snowfleet;
+
+/**
+ * Whether a generator can issue ids right now (a service maps {@code !healthy()} to 503).
+ *
+ * @param healthy whether a call now would be served
+ * @param reason why not; empty when healthy
+ * @param wallMs the wall reading taken for this status, Unix ms
+ * @param lastMs Unix ms of the last issued id, -1 before the first
+ * @param driftMs max(0, lastMs - wallMs): how far the generator runs ahead
+ * @param nodeId the generator's node id
+ * @param mode the generator's mode
+ */
+public record Status(boolean healthy, String reason, long wallMs, long lastMs, long driftMs,
+        long nodeId, Mode mode) {}

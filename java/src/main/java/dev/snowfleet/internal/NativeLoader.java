@@ -1,0 +1,144 @@
+package dev.snowfleet.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * Loads libsnowfleet_jni once per class loader, before the first native call.
+ *
+ * <p>Order: the {@value #PROPERTY} system property (an operator's explicit path), then the
+ * copy the jar carries under {@code /native/<os>-<arch>/} (extracted to a temporary directory
+ * and {@link System#load loaded}), then {@link System#loadLibrary System.loadLibrary}
+ * ("snowfleet_jni" on {@code java.library.path}) for a library installed on the system.
+ * Not part of the public API.
+ */
+public final class NativeLoader {
+    /** System property naming the library file to load instead of the bundled one. */
+    public static final String PROPERTY = "snowfleet.library.path";
+    /** The base name given to System.loadLibrary. */
+    public static final String LIBRARY = "snowfleet_jni";
+
+    private static String source;
+
+    private NativeLoader() {}
+
+    /** Loads the library if this class loader has not yet done so. */
+    public static synchronized void load() {
+        if (source != null) {
+            return;
+        }
+        String override = System.getProperty(PROPERTY);
+        if (override != null && !override.isBlank()) {
+            Path path = Path.of(override).toAbsolutePath();
+            try {
+                System.load(path.toString());
+            } catch (UnsatisfiedLinkError e) {
+                throw link("cannot load " + path + " named by -D" + PROPERTY, e);
+            }
+            source = "property:" + path;
+            return;
+        }
+        String resource = resourcePath();
+        if (NativeLoader.class.getResource(resource) != null) {
+            Path file = extract(resource);
+            try {
+                System.load(file.toString());
+            } catch (UnsatisfiedLinkError e) {
+                throw link("cannot load the bundled " + resource, e);
+            } finally {
+                deleteQuietly(file);
+            }
+            source = "jar:" + resource;
+            return;
+        }
+        try {
+            System.loadLibrary(LIBRARY);
+        } catch (UnsatisfiedLinkError e) {
+            throw link("this jar carries no native library for " + platform() + " (looked for "
+                    + resource + ") and " + System.mapLibraryName(LIBRARY)
+                    + " is not on java.library.path; build it (mvn package in java/) or point -D"
+                    + PROPERTY + " at it", e);
+        }
+        source = "java.library.path";
+    }
+
+    /**
+     * Where the loaded library came from: "property:&lt;path&gt;", "jar:&lt;resource&gt;" or
+     * "java.library.path"; null before {@link #load}.
+     */
+    public static synchronized String source() {
+        return source;
+    }
+
+    /** "linux-x86_64", "linux-aarch64", "macos-aarch64", ... (bindings/java/CMakeLists.txt agrees). */
+    public static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (os.startsWith("linux")) {
+            os = "linux";
+        } else if (os.startsWith("mac") || os.startsWith("darwin")) {
+            os = "macos";
+        } else if (os.startsWith("windows")) {
+            os = "windows";
+        } else {
+            os = os.replaceAll("[^a-z0-9]+", "");
+        }
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        switch (arch) {
+            case "amd64":
+            case "x86_64":
+                arch = "x86_64";
+                break;
+            case "aarch64":
+            case "arm64":
+                arch = "aarch64";
+                break;
+            default:
+                arch = arch.replaceAll("[^a-z0-9_]+", "");
+        }
+        return os + "-" + arch;
+    }
+
+    /** The class-path resource the jar carries for this platform. */
+    public static String resourcePath() {
+        return "/native/" + platform() + "/" + System.mapLibraryName(LIBRARY);
+    }
+
+    private static Path extract(String resource) {
+        try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("resource " + resource + " vanished");
+            }
+            // A private directory per process: no other user can swap the file before load.
+            Path dir = Files.createTempDirectory("snowfleet-jni-");
+            dir.toFile().deleteOnExit();
+            Path file = dir.resolve(System.mapLibraryName(LIBRARY));
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw link("cannot extract " + resource + " to a temporary directory (set -D"
+                    + PROPERTY + " to a copy on disk instead)", e);
+        }
+    }
+
+    // The mapping outlives the file on POSIX systems, so the copy goes as soon as it is
+    // loaded; elsewhere deleteOnExit (set above) removes it later.
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(file.getParent());
+        } catch (IOException | SecurityException ignored) {
+            // deleteOnExit is still registered
+        }
+    }
+
+    private static UnsatisfiedLinkError link(String message, Throwable cause) {
+        UnsatisfiedLinkError e = new UnsatisfiedLinkError("snowfleet: " + message);
+        e.initCause(cause);
+        return e;
+    }
+}

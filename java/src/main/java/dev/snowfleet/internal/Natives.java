@@ -1,0 +1,47 @@
+package dev.snowfleet.internal;
+
+import dev.snowfleet.internal.jni.NativeScriptedClock;
+import dev.snowfleet.internal.jni.SnowfleetNativeJNI;
+import java.lang.ref.Cleaner;
+import java.util.function.Function;
+
+/**
+ * Plumbing shared by dev.snowfleet and dev.snowfleet.testing. Not part of the public API.
+ *
+ * <p>Native objects are freed by a {@link Cleaner} registered on their SWIG proxy, never by
+ * {@code finalize()} and never by {@code close()}: every proxy method passes the proxy to
+ * its native call, so the proxy (and therefore the C++ object) stays reachable for as long
+ * as any call on it runs, even when {@code close()} races with it on another thread.
+ */
+public final class Natives {
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static volatile Function<Object, NativeScriptedClock> clockHandles;
+
+    private Natives() {}
+
+    /** Frees the C++ NativeGenerator behind {@code proxy} once the proxy is unreachable. */
+    public static void freeGeneratorWhenUnreachable(Object proxy, long pointer) {
+        CLEANER.register(proxy, () -> SnowfleetNativeJNI.delete_NativeGenerator(pointer));
+    }
+
+    /** Frees the C++ NativeScriptedClock behind {@code proxy} once the proxy is unreachable. */
+    public static void freeClockWhenUnreachable(Object proxy, long pointer) {
+        CLEANER.register(proxy, () -> SnowfleetNativeJNI.delete_NativeScriptedClock(pointer));
+    }
+
+    /** Set once by dev.snowfleet.testing.ScriptedClock's static initializer. */
+    public static synchronized void setClockHandles(Function<Object, NativeScriptedClock> handles) {
+        if (clockHandles != null) {
+            throw new IllegalStateException("clock accessor already set");
+        }
+        clockHandles = handles;
+    }
+
+    /**
+     * The native clock of a dev.snowfleet.testing.ScriptedClock. The class is initialized
+     * (and so has registered its accessor) before any instance exists.
+     */
+    public static NativeScriptedClock clockHandle(Object scriptedClock) {
+        return clockHandles.apply(scriptedClock);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.snowfleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class CodecTest {
+    @Test
+    void theSeedsLiteralDecodes() {
+        Decoded d = Snowfleet.decode(141264821508263936L);
+        assertEquals(new Decoded(1737747358021L, 37, 0, 37, 0), d);
+        assertEquals(Instant.parse("2025-01-24T19:35:58.021Z"), d.instant());
+        Decoded other = Snowfleet.decode(141264821510144037L);
+        assertEquals(496, other.nodeId());
+        assertEquals(37, other.sequence());
+    }
+
+    @Test
+    void composeSplitTwitter() {
+        long id = Snowfleet.compose(Layout.twitter(), 1700000000000L, 7, 13, 4095);
+        Decoded d = Snowfleet.decode(id, Layout.twitter());
+        assertEquals(new Decoded(1700000000000L, 7 * 32 + 13, 7, 13, 4095), d);
+        assertEquals(id, Snowfleet.compose(Layout.twitter(), 1700000000000L, 7 * 32 + 13, 4095));
+    }
+
+    @Test
+    void outOfRangeInputsAreRejectedNotMasked() {
+        InvalidArgumentException node = assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.compose(Layout.standard(), 1737747358021L, 1024, 0));
+        assertTrue(node.getMessage().contains("1024"), node.getMessage());
+        assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.compose(Layout.standard(), 1737747358021L, 1, 4096));
+        TimestampOutOfRangeException ts = assertThrows(TimestampOutOfRangeException.class,
+                () -> Snowfleet.compose(Layout.standard(), 1704067199999L, 1, 0));
+        assertEquals("TIMESTAMP_OUT_OF_RANGE", ts.code());
+        assertThrows(InvalidArgumentException.class, () -> Snowfleet.decode(-1));
+    }
+
+    @Test
+    void parseId() {
+        assertEquals(Long.MAX_VALUE, Snowfleet.parseId("9223372036854775807"));
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.parseId("9223372036854775808"));
+        assertTrue(e.getMessage().contains("9223372036854775808"), e.getMessage());
+        assertThrows(InvalidArgumentException.class, () -> Snowfleet.parseId("-1"));
+        assertThrows(InvalidArgumentException.class, () -> Snowfleet.parseId(""));
+        assertThrows(NullPointerException.class, () -> Snowfleet.parseId(null));
+    }
+
+    @Test
+    void layouts() {
+        assertEquals("41.10.12@1704067200000", Layout.standard().toString());
+        assertEquals("default", Layout.standard().presetName());
+        assertEquals("41.5.5.12@1288834974657", Layout.twitter().toString());
+        assertEquals("41.5.5.12@1420070400000", Layout.discord().toString());
+        assertEquals(Layout.twitter(), Layout.parse("41.5.5.12@1288834974657"));
+        assertEquals(Layout.twitter().hashCode(), Layout.parse("twitter").hashCode());
+        assertEquals(Layout.standard(), Layout.create(1704067200000L, 41, 10, 12));
+        assertEquals(Layout.discord(), Layout.createSplit(1420070400000L, 41, 5, 5, 12));
+        assertNotEquals(Layout.twitter(), Layout.discord());
+        Layout custom = Layout.create(1704067200000L, 42, 8, 13);
+        assertEquals("", custom.presetName());
+        assertEquals(custom, Layout.parse(custom.toString()));
+        assertEquals(255, custom.maxNodeId());
+        assertEquals(8191, custom.maxSequence());
+        assertTrue(Layout.twitter().split());
+        assertEquals(31, Layout.twitter().maxDatacenterId());
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> Layout.parse("41.10.13@0"));
+        assertTrue(e.getMessage().contains("64"), e.getMessage());
+        InvalidArgumentException text = assertThrows(InvalidArgumentException.class, () -> Layout.parse("41.10.x@0"));
+        assertTrue(text.getMessage().contains("41.10.x@0"), text.getMessage());
+        assertThrows(InvalidArgumentException.class, () -> Layout.create(-1, 41, 10, 12));
+        assertThrows(NullPointerException.class, () -> Layout.parse(null));
+    }
+}

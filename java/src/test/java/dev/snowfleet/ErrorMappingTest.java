@@ -1,0 +1,120 @@
+package dev.snowfleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.snowfleet.internal.jni.SnowfleetNative;
+import java.io.IOException;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Java exception table is the core's list (snowfleet::error_kinds() through SWIG): every
+ * kind has its class, with the right base for its category and the right code, the native
+ * glue throws exactly that class, and no other exception class exists. No C++ exception
+ * crosses JNI.
+ */
+class ErrorMappingTest {
+
+    static Class<?> classOf(int kind) throws ClassNotFoundException {
+        return Class.forName(SnowfleetNative.exceptionClassName(kind).replace('/', '.'));
+    }
+
+    @Test
+    void everyCoreKindHasItsClassWithTheCategorysBaseAndTheCode() throws Exception {
+        int n = SnowfleetNative.errorKindCount();
+        assertEquals(8, n, "the core's list changed: review the Java classes and README table");
+        for (int i = 0; i < n; i++) {
+            String code = SnowfleetNative.errorKindCode(i);
+            String name = SnowfleetNative.errorKindName(i);
+            String category = SnowfleetNative.errorKindCategory(i);
+            Class<?> cls = classOf(i);
+            assertEquals("dev.snowfleet." + name + "Exception", cls.getName());
+            assertTrue(SnowfleetFailure.class.isAssignableFrom(cls), cls + " implements SnowfleetFailure");
+            assertTrue(RuntimeException.class.isAssignableFrom(cls), cls + " is unchecked");
+            assertTrue(Modifier.isPublic(cls.getModifiers()), cls + " is public");
+            if (category.equals("argument")) {
+                assertTrue(IllegalArgumentException.class.isAssignableFrom(cls), cls + " is an IllegalArgumentException");
+            } else {
+                assertTrue(SnowfleetException.class.isAssignableFrom(cls), cls + " is a SnowfleetException");
+            }
+            assertEquals(code, cls.getField("CODE").get(null), cls + ".CODE");
+        }
+    }
+
+    @Test
+    void theNativeGlueThrowsExactlyTheMappedClass() throws Exception {
+        for (int i = 0; i < SnowfleetNative.errorKindCount(); i++) {
+            final int kind = i;
+            String message = "kind " + i + ": caf\u00e9 \u2713 \ud83d\ude00";
+            Throwable e = assertThrows(RuntimeException.class,
+                    () -> SnowfleetNative.throwErrorForTest(kind, message, 600 + kind));
+            assertSame(classOf(i), e.getClass());
+            assertEquals(SnowfleetNative.errorKindCode(i), ((SnowfleetFailure) e).code());
+            assertEquals(message, e.getMessage(), "the message survives UTF-8 both ways");
+            if (e instanceof ClockMovedBackwardsException) {
+                assertEquals(600 + kind, ((ClockMovedBackwardsException) e).driftMs());
+            }
+        }
+    }
+
+    @Test
+    void noOtherExceptionClassesExist() throws IOException, URISyntaxException {
+        Set<String> expected = new TreeSet<>();
+        for (int i = 0; i < SnowfleetNative.errorKindCount(); i++) {
+            expected.add(SnowfleetNative.errorKindName(i) + "Exception");
+        }
+        expected.add("SnowfleetException");
+        Path dir = Path.of(SnowfleetException.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve("dev/snowfleet");
+        Set<String> actual;
+        try (Stream<Path> files = Files.list(dir)) {
+            actual = files.map(p -> p.getFileName().toString())
+                    .filter(f -> f.endsWith("Exception.class"))
+                    .map(f -> f.substring(0, f.length() - ".class".length()))
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void otherCppExceptionsBecomeInternalErrorException() {
+        InternalErrorException std = assertThrows(InternalErrorException.class,
+                () -> SnowfleetNative.throwStdExceptionForTest("boom"));
+        assertEquals("boom", std.getMessage());
+        assertEquals("INTERNAL", std.code());
+        InternalErrorException unknown = assertThrows(InternalErrorException.class,
+                SnowfleetNative::throwUnknownForTest);
+        assertEquals("unknown C++ exception", unknown.getMessage());
+        // The JVM is still fine after each: the next call works.
+        assertEquals(5, SnowfleetNative.echo(5));
+    }
+
+    @Test
+    void invalidUtf8InACoreMessageIsReplacedNotFatal() {
+        // The core quotes at most 40 bytes of a bad mode, cutting the two-byte \u00e9 in
+        // half: the glue must turn the stray byte into U+FFFD, not hand NewStringUTF garbage.
+        String bad = "z".repeat(39) + "\u00e9\u00e9";
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> Mode.parse(bad));
+        assertTrue(e.getMessage().contains("'" + "z".repeat(39) + "\ufffd'"), e.getMessage());
+        // A lone surrogate has no UTF-8 form: it reaches the core as U+FFFD.
+        Throwable lone = assertThrows(InvalidArgumentException.class,
+                () -> SnowfleetNative.throwErrorForTest(0, "a \ud800 c", 0));
+        assertEquals("a \ufffd c", lone.getMessage());
+    }
+
+    @Test
+    void aBadKindIndexIsAnInvalidArgument() {
+        assertThrows(InvalidArgumentException.class, () -> SnowfleetNative.errorKindCode(99));
+        assertThrows(InvalidArgumentException.class, () -> SnowfleetNative.throwErrorForTest(-1, "x", 0));
+    }
+}

@@ -1,0 +1,257 @@
+// Type declarations for snowfleet (checked by node/test/types.test.js with tsc --noEmit).
+//
+// Ids are bigint (or decimal strings): never a Number, which cannot hold 64 bits.
+// Millisecond timestamps are Numbers; only a layout with 53 timestamp bits can produce one
+// above Number.MAX_SAFE_INTEGER, and then the value is a bigint so it is never rounded.
+
+/** An id given to snowfleet: a bigint, a decimal string, or a Number that is a safe integer. */
+export type IdLike = bigint | string | number;
+/** An integer argument: a Number that is a safe integer, or a bigint. */
+export type IntLike = number | bigint;
+export type Mode = 'strict' | 'monotonic';
+
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'TIMESTAMP_OUT_OF_RANGE'
+  | 'CLOCK_MOVED_BACKWARDS'
+  | 'FORK_DETECTED'
+  | 'GENERATOR_CLOSED'
+  | 'NODE_ID_UNAVAILABLE'
+  | 'LEASE_LOST'
+  | 'INTERNAL';
+
+export interface GeneratorOptions {
+  /** 0 .. layout.maxNodeId. Required unless nodeSource is given. */
+  nodeId?: IntLike;
+  /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR]', 'etcd://host:port/prefix'. */
+  nodeSource?: string;
+  /** A Layout or its text form / preset name. Default: Layout.default(). */
+  layout?: Layout | string;
+  /** Default 'strict'. */
+  mode?: Mode;
+  /** Rewinds up to this many ms are waited out (blocking the calling thread), larger ones refused. Default 5. */
+  maxWaitMs?: number;
+  /** Monotonic mode: how far ahead of the wall clock the generator may run. Default 1000. */
+  maxDriftMs?: IntLike;
+  /** A scripted clock for tests. Default: the system clock. */
+  clock?: testing.ScriptedClock;
+}
+
+export interface Stats {
+  idsIssued: number;
+  rewindsSeen: number;
+  waits: number;
+  waitedNsTotal: bigint;
+  waitedNsMax: bigint;
+  refusals: number;
+  msBorrowed: number;
+}
+
+export interface Status {
+  healthy: boolean;
+  /** Empty when healthy. */
+  reason: string;
+  wallMs: number;
+  /** -1 before the first id. */
+  lastMs: number;
+  driftMs: number;
+  nodeId: number;
+  mode: Mode;
+}
+
+export interface Decoded {
+  timestampMs: number;
+  nodeId: number;
+  datacenterId: number;
+  machineId: number;
+  sequence: number;
+}
+
+export interface ComposeFields {
+  timestampMs: IntLike;
+  nodeId?: IntLike;
+  datacenterId?: IntLike;
+  machineId?: IntLike;
+  /** Default 0. */
+  sequence?: IntLike;
+  /** Default Layout.default(). */
+  layout?: Layout | string;
+}
+
+/** A thread-safe Snowflake id generator over the C++ core. */
+export class Generator {
+  constructor(options: GeneratorOptions);
+  /** The next id. Synchronous: may block the event loop up to maxWaitMs on a rewind or a spent millisecond. */
+  nextId(): bigint;
+  /** The next id as a decimal string (JSON-safe). */
+  nextIdString(): string;
+  /** n ascending ids (0 <= n <= maxBatch), written straight into the array. */
+  nextIds(n: number): BigInt64Array;
+  /** nextIds on the libuv threadpool: never blocks the event loop. */
+  nextIdsAsync(n: number): Promise<BigInt64Array>;
+  stats(): Stats;
+  /** Reads the clock once: whether a call now would be served. */
+  status(): Status;
+  /** Stops the generator; later calls throw GeneratorClosed. Idempotent. */
+  close(): void;
+  readonly nodeId: number;
+  readonly mode: Mode;
+  readonly maxWaitMs: number;
+  readonly maxDriftMs: number;
+  readonly layout: Layout;
+  readonly closed: boolean;
+  /** max(0, last issued ms - wall clock now). Reads the clock. */
+  readonly driftMs: number;
+}
+
+export interface LayoutFields {
+  epochMs: IntLike;
+  timestampBits: number;
+  /** Unsplit node field; or give datacenterBits + machineBits. */
+  nodeBits?: number;
+  datacenterBits?: number;
+  machineBits?: number;
+  sequenceBits: number;
+}
+
+/** The bit layout of an id: text form "41.10.12@1704067200000" or split "41.5.5.12@1288834974657". */
+export class Layout {
+  /** new Layout() is the default layout; new Layout(text) parses the text form or a preset name. */
+  constructor(text?: string);
+  static default(): Layout;
+  static twitter(): Layout;
+  static discord(): Layout;
+  static parse(text: string): Layout;
+  static create(fields: LayoutFields): Layout;
+  toString(): string;
+  toJSON(): string;
+  equals(other: Layout | string): boolean;
+  /** 'default', 'twitter', 'discord' or ''. */
+  readonly preset: string;
+  readonly epochMs: number;
+  readonly timestampBits: number;
+  readonly nodeBits: number;
+  readonly datacenterBits: number;
+  readonly machineBits: number;
+  readonly sequenceBits: number;
+  readonly split: boolean;
+  readonly timestampShift: number;
+  readonly nodeShift: number;
+  readonly maxNodeId: number;
+  readonly maxDatacenterId: number;
+  readonly maxMachineId: number;
+  readonly maxSequence: number;
+  readonly maxElapsedMs: number;
+  readonly maxTimestampMs: number;
+}
+
+/** Unpacks an id (bigint or decimal string; a Number above 2^53 - 1 throws InvalidArgument). */
+export function decode(id: IdLike, layout?: Layout | string): Decoded;
+/** Packs fields into an id; a value outside its field throws, nothing is masked. */
+export function compose(fields: ComposeFields): bigint;
+/** Parses a decimal id string strictly (digits only, 0 .. 2^63 - 1). */
+export function parseId(text: string): bigint;
+/** The decimal string of an id. */
+export function formatId(id: IdLike): string;
+/** A copy of value with every bigint (and BigInt64Array element) as a decimal string, for JSON.stringify. */
+export function toJSONSafe(value: unknown): any;
+/** A JSON.stringify replacer that writes bigints as decimal strings. */
+export function jsonReplacer(key: string, value: unknown): unknown;
+/** Largest n accepted by nextIds / nextIdsAsync. */
+export const maxBatch: number;
+
+export interface ErrorKindInfo {
+  readonly kind: number;
+  readonly code: ErrorCode;
+  readonly name: string;
+  readonly category: string;
+  readonly summary: string;
+}
+/** The core's error kinds, in the core's order. */
+export const errorKinds: readonly ErrorKindInfo[];
+
+export interface SnowfleetErrorOptions {
+  driftMs?: number;
+}
+
+/** Base of the runtime errors; `instanceof SnowfleetError` is also true for InvalidArgument and TimestampOutOfRange. */
+export class SnowfleetError extends Error {
+  constructor(message?: string, options?: SnowfleetErrorOptions);
+  readonly code: ErrorCode;
+}
+/** An argument outside its domain (a RangeError). */
+export class InvalidArgument extends RangeError {
+  constructor(message?: string, options?: SnowfleetErrorOptions);
+  readonly code: 'INVALID_ARGUMENT';
+  static readonly code: 'INVALID_ARGUMENT';
+}
+/** A timestamp outside the layout's window (a RangeError). */
+export class TimestampOutOfRange extends RangeError {
+  constructor(message?: string, options?: SnowfleetErrorOptions);
+  readonly code: 'TIMESTAMP_OUT_OF_RANGE';
+  static readonly code: 'TIMESTAMP_OUT_OF_RANGE';
+}
+/** The clock is behind for longer than the wait budget (or stuck); nothing was issued. */
+export class ClockMovedBackwards extends SnowfleetError {
+  readonly code: 'CLOCK_MOVED_BACKWARDS';
+  static readonly code: 'CLOCK_MOVED_BACKWARDS';
+  /** How many ms the clock was behind (0 when it stopped rather than retreated). */
+  readonly driftMs: number;
+}
+export class ForkDetected extends SnowfleetError {
+  readonly code: 'FORK_DETECTED';
+  static readonly code: 'FORK_DETECTED';
+}
+export class GeneratorClosed extends SnowfleetError {
+  readonly code: 'GENERATOR_CLOSED';
+  static readonly code: 'GENERATOR_CLOSED';
+}
+export class NodeIdUnavailable extends SnowfleetError {
+  readonly code: 'NODE_ID_UNAVAILABLE';
+  static readonly code: 'NODE_ID_UNAVAILABLE';
+}
+export class LeaseLost extends SnowfleetError {
+  readonly code: 'LEASE_LOST';
+  static readonly code: 'LEASE_LOST';
+}
+export class InternalError extends SnowfleetError {
+  readonly code: 'INTERNAL';
+  static readonly code: 'INTERNAL';
+}
+
+/** Every error class by its stable code. */
+export const errors: {
+  readonly INVALID_ARGUMENT: typeof InvalidArgument;
+  readonly TIMESTAMP_OUT_OF_RANGE: typeof TimestampOutOfRange;
+  readonly CLOCK_MOVED_BACKWARDS: typeof ClockMovedBackwards;
+  readonly FORK_DETECTED: typeof ForkDetected;
+  readonly GENERATOR_CLOSED: typeof GeneratorClosed;
+  readonly NODE_ID_UNAVAILABLE: typeof NodeIdUnavailable;
+  readonly LEASE_LOST: typeof LeaseLost;
+  readonly INTERNAL: typeof InternalError;
+};
+
+export namespace testing {
+  /** { ms, count = 1, stepMs = 0, every = 1 }: count readings ms + stepMs * floor(k / every). */
+  interface ClockSegment {
+    ms: IntLike | string;
+    count?: IntLike;
+    stepMs?: IntLike | string;
+    every?: IntLike;
+  }
+  /** The core's deterministic clock: wall readings from a script, virtual monotonic time. */
+  class ScriptedClock {
+    /** A script of segments, or one ms value (a frozen clock). Default: frozen at 0. */
+    constructor(script?: ClockSegment[] | IntLike | string);
+    setScript(script: ClockSegment[] | IntLike | string): void;
+    append(segment: ClockSegment): void;
+    setWallMs(ms: IntLike | string): void;
+    advanceWallMs(deltaMs: IntLike | string): void;
+    peekWallMs(): number;
+    readonly reads: number;
+    readonly sleepCount: number;
+    readonly sleptNs: bigint;
+    readonly maxSleepNs: bigint;
+    readonly minSleepNs: bigint;
+  }
+}

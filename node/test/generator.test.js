@@ -1,0 +1,186 @@
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const sf = require('../index.js');
+const { throwsLike, SEED_MS, SEED_ID } = require('./helpers.js');
+
+const frozen = (ms = SEED_MS) => new sf.testing.ScriptedClock([{ ms }]);
+
+test("the seeds' literal: node 37 on a frozen clock mints 141264821508263936", () => {
+  const g = new sf.Generator({ nodeId: 37, clock: frozen() });
+  assert.equal(g.nextId(), SEED_ID);
+  const g2 = new sf.Generator({ nodeId: 37, clock: frozen() });
+  assert.equal(g2.nextIdString(), '141264821508263936');
+  assert.deepEqual(sf.decode(SEED_ID), { timestampMs: SEED_MS, nodeId: 37, datacenterId: 0, machineId: 37, sequence: 0 });
+});
+
+test('system clock: ids are bigint, strictly increasing, and decode to this node and now', () => {
+  const g = new sf.Generator({ nodeId: 37 });
+  const before = Date.now();
+  let prev = -1n;
+  for (let i = 0; i < 20000; i++) {
+    const id = g.nextId();
+    assert.equal(typeof id, 'bigint');
+    assert.ok(id > prev);
+    prev = id;
+  }
+  const s = g.nextIdString();
+  assert.match(s, /^\d+$/);
+  assert.ok(BigInt(s) > prev);
+  const d = sf.decode(s);
+  assert.equal(d.nodeId, 37);
+  assert.ok(d.timestampMs >= before - 1 && d.timestampMs <= Date.now() + 1);
+  assert.equal(g.stats().idsIssued, 20001);
+});
+
+test('nextIds returns an ascending BigInt64Array after the last id', () => {
+  const g = new sf.Generator({ nodeId: 3, mode: 'monotonic' });
+  const first = g.nextId();
+  const a = g.nextIds(10000);
+  assert.ok(a instanceof BigInt64Array);
+  assert.equal(a.length, 10000);
+  assert.ok(a[0] > first);
+  for (let i = 1; i < a.length; i++) assert.ok(a[i] > a[i - 1]);
+  assert.equal(new Set(a).size, 10000);
+  assert.equal(g.nextIds(0).length, 0);
+  assert.ok(g.nextId() > a[a.length - 1]);
+});
+
+test('nextIdsAsync resolves on the threadpool with ascending ids, interleaving with sync calls', async () => {
+  const g = new sf.Generator({ nodeId: 4, mode: 'monotonic' });
+  const pending = [g.nextIdsAsync(50000), g.nextIdsAsync(50000)];
+  const sync = g.nextIds(1000);
+  const [a, b] = await Promise.all(pending);
+  const all = new Set([...a, ...b, ...sync]);
+  assert.equal(all.size, 101000, 'no duplicate across concurrent async and sync batches');
+  for (const arr of [a, b]) for (let i = 1; i < arr.length; i++) assert.ok(arr[i] > arr[i - 1]);
+  assert.equal(g.stats().idsIssued, 101000);
+});
+
+test('nextIdsAsync rejects with the mapped class', async () => {
+  const g = new sf.Generator({ nodeId: 4 });
+  g.close();
+  await assert.rejects(g.nextIdsAsync(10), (e) => e instanceof sf.GeneratorClosed && e.code === 'GENERATOR_CLOSED');
+  const f = new sf.Generator({ nodeId: 4, clock: frozen() });
+  await assert.rejects(f.nextIdsAsync(5000), (e) => e instanceof sf.ClockMovedBackwards && e.driftMs === 0);
+  assert.throws(() => f.nextIdsAsync(-1), sf.InvalidArgument);
+});
+
+test('strict mode on a frozen clock: 4096 ids, then a bounded refusal that changes nothing', () => {
+  const clock = frozen();
+  const g = new sf.Generator({ nodeId: 37, clock });
+  const ids = g.nextIds(4096);
+  assert.equal(ids[4095], SEED_ID + 4095n);
+  const e = throwsLike(() => g.nextId(), sf.ClockMovedBackwards, 'CLOCK_MOVED_BACKWARDS', 'clock stuck');
+  assert.equal(e.driftMs, 0);
+  assert.ok(clock.sleptNs <= 5_000_000n, 'waited at most maxWaitMs (virtual time)');
+  assert.ok(clock.sleepCount > 0);
+  clock.setWallMs(SEED_MS + 1);
+  assert.equal(g.nextId(), sf.compose({ timestampMs: SEED_MS + 1, nodeId: 37, sequence: 0 }));
+  const st = g.stats();
+  assert.equal(st.idsIssued, 4097);
+  assert.equal(st.refusals, 1);
+  assert.equal(typeof st.waitedNsTotal, 'bigint');
+});
+
+test('monotonic mode on a frozen clock: 50,000 ids, no error, no duplicate', () => {
+  const g = new sf.Generator({ nodeId: 37, mode: 'monotonic', clock: frozen() });
+  const ids = new Set();
+  for (let i = 0; i < 50000; i++) ids.add(g.nextId());
+  assert.equal(ids.size, 50000);
+  assert.equal(g.driftMs, Math.floor(49999 / 4096));
+  assert.ok(g.stats().msBorrowed > 0);
+});
+
+test('bad arguments change no generator state', () => {
+  const a = new sf.Generator({ nodeId: 9, clock: frozen() });
+  const b = new sf.Generator({ nodeId: 9, clock: frozen() });
+  a.nextId();
+  b.nextId();
+  for (const bad of [-1, 1.5, sf.maxBatch + 1, NaN]) assert.throws(() => a.nextIds(bad), sf.InvalidArgument);
+  for (const bad of ['3', 3n, null, undefined, {}]) assert.throws(() => a.nextIds(bad), TypeError);
+  assert.deepEqual(a.stats(), b.stats());
+  assert.equal(a.nextId(), b.nextId());
+});
+
+test('options: validated, typed, and passed to the core', () => {
+  const g = new sf.Generator({ nodeId: 37n, layout: 'twitter', mode: 'monotonic', maxWaitMs: 2.5, maxDriftMs: 50 });
+  assert.equal(g.nodeId, 37);
+  assert.equal(g.mode, 'monotonic');
+  assert.equal(g.maxWaitMs, 2.5);
+  assert.equal(g.maxDriftMs, 50);
+  assert.equal(g.layout.toString(), '41.5.5.12@1288834974657');
+  assert.ok(g.layout.equals(sf.Layout.twitter()));
+  assert.equal(g.closed, false);
+  const dflt = new sf.Generator({ nodeId: 0 });
+  assert.equal(dflt.mode, 'strict');
+  assert.equal(dflt.maxWaitMs, 5);
+  assert.equal(dflt.maxDriftMs, 1000);
+  assert.equal(dflt.layout.preset, 'default');
+  throwsLike(() => new sf.Generator({ nodeId: 1.5 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'nodeId', '1.5');
+  throwsLike(() => new sf.Generator({ nodeId: -1 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
+  throwsLike(() => new sf.Generator({ nodeId: 1024 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '1024');
+  throwsLike(() => new sf.Generator({ nodeId: 2 ** 60 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'safe integer');
+  throwsLike(() => new sf.Generator({ nodeId: 1, mode: 'fast' }), sf.InvalidArgument, 'INVALID_ARGUMENT', "'fast'");
+  throwsLike(() => new sf.Generator({ nodeId: 1, maxWaitMs: NaN }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'max_wait_ms');
+  throwsLike(() => new sf.Generator({ nodeId: 1, maxWaitMs: '5' }), TypeError, 'INVALID_ARGUMENT', 'maxWaitMs');
+  throwsLike(() => new sf.Generator({ nodeId: 1, maxDriftMs: -1 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
+  throwsLike(() => new sf.Generator({ nodeId: 1, layout: '41.10.13@0' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'got 64');
+});
+
+test('nodeSource is passed to the core as one string', () => {
+  assert.equal(new sf.Generator({ nodeSource: 'static:37' }).nodeId, 37);
+  process.env.SNOWFLEET_NODE_TEST_ID = '12';
+  assert.equal(new sf.Generator({ nodeSource: 'env:SNOWFLEET_NODE_TEST_ID' }).nodeId, 12);
+  delete process.env.SNOWFLEET_NODE_TEST_ID;
+  throwsLike(() => new sf.Generator({ nodeSource: 'env:SNOWFLEET_NODE_TEST_ID' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE', 'SNOWFLEET_NODE_TEST_ID');
+  throwsLike(() => new sf.Generator({ nodeSource: 'static:5000' }), sf.InvalidArgument, 'INVALID_ARGUMENT', '5000');
+  throwsLike(() => new sf.Generator({ nodeSource: 'bogus' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'bogus');
+  throwsLike(() => new sf.Generator({ nodeSource: 37 }), TypeError, 'INVALID_ARGUMENT', 'nodeSource');
+});
+
+test('stats, status, driftMs and close', () => {
+  const clock = frozen();
+  const g = new sf.Generator({ nodeId: 21, clock });
+  let st = g.status();
+  assert.deepEqual(st, { healthy: true, reason: '', wallMs: SEED_MS, lastMs: -1, driftMs: 0, nodeId: 21, mode: 'strict' });
+  g.nextId();
+  clock.setWallMs(SEED_MS - 3);
+  assert.equal(g.driftMs, 3);
+  st = g.status();
+  assert.equal(st.healthy, true, '3 ms behind is inside the 5 ms wait budget');
+  clock.setWallMs(SEED_MS - 30);
+  st = g.status();
+  assert.equal(st.healthy, false);
+  assert.match(st.reason, /30 ms behind/);
+  assert.equal(st.lastMs, SEED_MS);
+  g.close();
+  g.close();
+  assert.equal(g.closed, true);
+  assert.equal(g.status().healthy, false);
+  assert.throws(() => g.nextIdString(), sf.GeneratorClosed);
+  assert.throws(() => g.nextIds(3), sf.GeneratorClosed);
+  assert.equal(g.stats().idsIssued, 1);
+});
+
+test('hot methods are bound: a detached nextId keeps its generator alive past GC', () => {
+  const script = `
+    const sf = require(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});
+    let g = new sf.Generator({ nodeId: 5 });
+    const next = g.nextId, str = g.nextIdString, many = g.nextIds;
+    g = null;
+    for (let i = 0; i < 5; i++) { new Array(1e6).fill({}); global.gc(); }
+    let prev = next();
+    for (let i = 0; i < 1000; i++) { const id = next(); if (!(id > prev)) throw new Error('not increasing'); prev = id; }
+    if (!(BigInt(str()) > prev) || many(10).length !== 10) throw new Error('bad');
+    console.log('ok');`;
+  const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'ok');
+});
+
+test('Generator must be called with new', () => {
+  assert.throws(() => sf.Generator({ nodeId: 1 }), TypeError);
+});

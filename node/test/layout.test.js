@@ -1,0 +1,60 @@
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const sf = require('../index.js');
+const { throwsLike } = require('./helpers.js');
+
+test('presets and their properties', () => {
+  const d = sf.Layout.default();
+  assert.equal(d.toString(), '41.10.12@1704067200000');
+  assert.equal(d.preset, 'default');
+  assert.equal(d.epochMs, 1704067200000);
+  assert.equal(d.timestampBits, 41);
+  assert.equal(d.nodeBits, 10);
+  assert.equal(d.datacenterBits, 0);
+  assert.equal(d.machineBits, 10);
+  assert.equal(d.sequenceBits, 12);
+  assert.equal(d.split, false);
+  assert.equal(d.timestampShift, 22);
+  assert.equal(d.nodeShift, 12);
+  assert.equal(d.maxNodeId, 1023);
+  assert.equal(d.maxSequence, 4095);
+  assert.equal(d.maxElapsedMs, 2199023255551);
+  assert.equal(d.maxTimestampMs, 3903090455551);
+  assert.ok(new sf.Layout().equals(d));
+  assert.equal(sf.Layout.twitter().toString(), '41.5.5.12@1288834974657');
+  assert.equal(sf.Layout.twitter().maxDatacenterId, 31);
+  assert.equal(sf.Layout.twitter().split, true);
+  assert.equal(sf.Layout.discord().toString(), '41.5.5.12@1420070400000');
+  assert.equal(sf.Layout.discord().preset, 'discord');
+});
+
+test('parse, create, equality and JSON', () => {
+  assert.ok(sf.Layout.parse('twitter').equals(sf.Layout.twitter()));
+  assert.ok(new sf.Layout('41.5.5.12@1288834974657').equals('twitter'));
+  const custom = sf.Layout.create({ epochMs: 1600000000000, timestampBits: 42, nodeBits: 8, sequenceBits: 13 });
+  assert.equal(custom.toString(), '42.8.13@1600000000000');
+  assert.equal(custom.preset, '');
+  assert.ok(sf.Layout.parse(custom.toString()).equals(custom));
+  const split = sf.Layout.create({ epochMs: 1288834974657n, timestampBits: 41, datacenterBits: 5, machineBits: 5, sequenceBits: 12 });
+  assert.equal(split.preset, 'twitter');
+  assert.equal(JSON.stringify({ layout: split }), '{"layout":"41.5.5.12@1288834974657"}');
+  assert.ok(!custom.equals(split));
+});
+
+test('53-bit timestamps: a limit above 2^53 - 1 comes back as an exact bigint', () => {
+  const l = sf.Layout.create({ epochMs: 1704067200000, timestampBits: 53, nodeBits: 5, sequenceBits: 5 });
+  assert.equal(l.maxElapsedMs, Number.MAX_SAFE_INTEGER);
+  assert.equal(l.maxTimestampMs, 1704067200000n + 2n ** 53n - 1n);
+});
+
+test('invalid layouts are InvalidArgument naming the bad part', () => {
+  throwsLike(() => sf.Layout.parse('41.10.13@0'), sf.InvalidArgument, 'INVALID_ARGUMENT', '64');
+  throwsLike(() => sf.Layout.parse('banana'), sf.InvalidArgument, 'INVALID_ARGUMENT', 'banana');
+  throwsLike(() => sf.Layout.create({ epochMs: -1, timestampBits: 41, nodeBits: 10, sequenceBits: 12 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10 }), TypeError, 'INVALID_ARGUMENT', 'sequenceBits');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, datacenterBits: 5 }), TypeError, 'INVALID_ARGUMENT');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41.5, nodeBits: 10, sequenceBits: 12 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '41.5');
+  throwsLike(() => sf.Layout.parse(41), TypeError, 'INVALID_ARGUMENT');
+  throwsLike(() => new sf.Layout({}), TypeError, 'INVALID_ARGUMENT');
+});

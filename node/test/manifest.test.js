@@ -1,0 +1,79 @@
+'use strict';
+// Packaging invariants: binding.gyp compiles exactly the core sources CMake lists, and the
+// npm tarball carries everything a source build needs.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function cmakeCoreSources() {
+  const text = fs.readFileSync(path.join(ROOT, 'core', 'CMakeLists.txt'), 'utf8');
+  const m = text.match(/set\(SNOWFLEET_CORE_SOURCES\s+([^)]*)\)/);
+  assert.ok(m, 'SNOWFLEET_CORE_SOURCES not found in core/CMakeLists.txt');
+  return m[1]
+    .split(/\s+/)
+    .filter((s) => s && !s.startsWith('#'))
+    .map((s) => `core/${s}`);
+}
+
+function gypSources() {
+  // binding.gyp is JSON plus '#' comment lines.
+  const text = fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8');
+  const gyp = JSON.parse(text.replace(/^\s*#.*$/gm, ''));
+  return gyp.targets[0].sources;
+}
+
+test("binding.gyp compiles exactly core/CMakeLists.txt's SNOWFLEET_CORE_SOURCES", () => {
+  const core = cmakeCoreSources();
+  assert.ok(core.length >= 5);
+  const gypCore = gypSources().filter((s) => s.startsWith('core/'));
+  assert.deepEqual([...gypCore].sort(), [...core].sort());
+  for (const s of gypSources()) assert.ok(fs.existsSync(path.join(ROOT, s)), `${s} is missing`);
+});
+
+test('binding.gyp compiles every glue file in bindings/node/', () => {
+  const glue = fs.readdirSync(path.join(ROOT, 'bindings', 'node')).filter((f) => f.endsWith('.cc')).map((f) => `bindings/node/${f}`);
+  const gypGlue = gypSources().filter((s) => s.startsWith('bindings/'));
+  assert.deepEqual([...gypGlue].sort(), glue.sort());
+});
+
+test('glue files stay well under 400 lines', () => {
+  for (const f of fs.readdirSync(path.join(ROOT, 'bindings', 'node'))) {
+    const lines = fs.readFileSync(path.join(ROOT, 'bindings', 'node', f), 'utf8').split('\n').length;
+    assert.ok(lines < 400, `${f} has ${lines} lines`);
+  }
+});
+
+test('npm pack carries the core sources, headers, glue and JS entry points', () => {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const files = new Set(JSON.parse(r.stdout)[0].files.map((f) => f.path));
+  const want = [
+    'package.json',
+    'binding.gyp',
+    'core/CMakeLists.txt',
+    'core/include/snowfleet/snowfleet.hpp',
+    ...gypSources(),
+    ...fs.readdirSync(path.join(ROOT, 'core', 'src')).map((f) => `core/src/${f}`),
+    ...fs.readdirSync(path.join(ROOT, 'bindings', 'node')).map((f) => `bindings/node/${f}`),
+    'node/index.js',
+    'node/index.mjs',
+    'node/index.d.ts',
+    'node/README.md',
+  ];
+  for (const f of want) assert.ok(files.has(f), `${f} is not in the npm tarball`);
+  for (const f of files) assert.ok(!f.startsWith('node/test/') && !f.startsWith('node_modules/') && !f.startsWith('build/'), `${f} should not be packed`);
+});
+
+test('package.json wires require, import and types to the node/ entry points', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.main, 'node/index.js');
+  assert.equal(pkg.types, 'node/index.d.ts');
+  assert.deepEqual(pkg.exports['.'], { types: './node/index.d.ts', import: './node/index.mjs', require: './node/index.js' });
+  assert.equal(pkg.scripts.install, 'node-gyp-build');
+  assert.ok(pkg.dependencies['node-addon-api'] && pkg.dependencies['node-gyp-build']);
+});

@@ -1,0 +1,89 @@
+// Compiled by node/test/types.test.js with `tsc --noEmit`: exercises every declaration the
+// way a user would. The @ts-expect-error lines make the check able to fail when a
+// declaration is too loose.
+import {
+  Generator,
+  Layout,
+  decode,
+  compose,
+  parseId,
+  formatId,
+  toJSONSafe,
+  jsonReplacer,
+  testing,
+  SnowfleetError,
+  ClockMovedBackwards,
+  InvalidArgument,
+  TimestampOutOfRange,
+  GeneratorClosed,
+  errors,
+  errorKinds,
+  maxBatch,
+  type GeneratorOptions,
+  type Decoded,
+  type Stats,
+  type Status,
+} from 'snowfleet';
+
+const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.twitter() };
+const gen = new Generator(opts);
+const id: bigint = gen.nextId();
+const s: string = gen.nextIdString();
+const batch: BigInt64Array = gen.nextIds(Math.min(10, maxBatch));
+const later: Promise<BigInt64Array> = gen.nextIdsAsync(1000);
+const stats: Stats = gen.stats();
+const waited: bigint = stats.waitedNsTotal;
+const status: Status = gen.status();
+const healthy: boolean = status.healthy;
+const node: number = gen.nodeId;
+const drift: number = gen.driftMs;
+gen.close();
+
+const d: Decoded = decode(id);
+const d2: Decoded = decode('141264821508263936', 'twitter');
+const ts: number = d.timestampMs + d2.sequence;
+const composed: bigint = compose({ timestampMs: 1737747358021, nodeId: 37, sequence: 0 });
+const parsed: bigint = parseId(s);
+const text: string = formatId(parsed);
+const json: string = JSON.stringify(toJSONSafe({ id, batch }));
+const json2: string = JSON.stringify({ id }, jsonReplacer);
+
+const layout = Layout.create({ epochMs: 1288834974657n, timestampBits: 41, datacenterBits: 5, machineBits: 5, sequenceBits: 12 });
+const max: number = layout.maxNodeId;
+const name: string = layout.toString() + Layout.default().preset + Layout.parse('discord').toJSON();
+
+const clock = new testing.ScriptedClock([{ ms: '1737747358021' }, { ms: 1737747358022n, stepMs: 1, count: 3, every: 2 }]);
+clock.setWallMs(1737747358021);
+const slept: bigint = clock.sleptNs;
+const frozenGen = new Generator({ nodeId: 1n, clock });
+
+try {
+  frozenGen.nextId();
+} catch (e) {
+  if (e instanceof ClockMovedBackwards) {
+    const behind: number = e.driftMs;
+    const code: 'CLOCK_MOVED_BACKWARDS' = e.code;
+    void behind, code;
+  } else if (e instanceof InvalidArgument || e instanceof TimestampOutOfRange) {
+    const r: RangeError = e;
+    void r;
+  } else if (e instanceof SnowfleetError) {
+    const c: string = e.code;
+    void c;
+  }
+}
+const cls: typeof GeneratorClosed = errors.GENERATOR_CLOSED;
+const kinds: readonly string[] = errorKinds.map((k) => k.code);
+
+// @ts-expect-error ids are never Numbers
+const wrong: number = gen.nextId();
+// @ts-expect-error mode is a closed set
+new Generator({ nodeId: 1, mode: 'fast' });
+// @ts-expect-error unknown option
+new Generator({ nodeID: 1 });
+// @ts-expect-error nodeId is not a string
+new Generator({ nodeId: '1' });
+// @ts-expect-error decode does not take a boolean
+decode(true);
+
+void [batch, later, waited, healthy, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];

@@ -1,0 +1,80 @@
+"""compose / decode / parse_id: packing and unpacking ids, delegated to the core."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import NamedTuple, Optional, Union
+
+from . import _snowfleet as _core
+from ._convert import as_int, as_str
+from ._layout import Layout, layout_arg
+
+_UNIX_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+class Decoded(NamedTuple):
+    """The fields of an id. ``datacenter_id`` and ``machine_id`` are the two halves of
+    ``node_id`` (0 and ``node_id`` for an unsplit layout)."""
+
+    timestamp_ms: int
+    """Unix milliseconds."""
+    node_id: int
+    datacenter_id: int
+    machine_id: int
+    sequence: int
+
+    @property
+    def datetime(self) -> _dt.datetime:
+        """``timestamp_ms`` as an aware UTC datetime (exact to the millisecond)."""
+        return _UNIX_EPOCH + _dt.timedelta(milliseconds=self.timestamp_ms)
+
+
+def decode(id: int, layout: Union[Layout, str, None] = None) -> Decoded:
+    """Unpacks an id with ``layout`` (default: the default layout).
+
+    >>> decode(141264821508263936)
+    Decoded(timestamp_ms=1737747358021, node_id=37, datacenter_id=0, machine_id=37, sequence=0)
+
+    Raises InvalidArgument for a negative id or one above 2**63 - 1, TypeError for a
+    non-int (parse a decimal string with :func:`parse_id` first).
+    """
+    value = as_int(id, "id")
+    return Decoded(*_core.decode(layout_arg(layout)._native, value))
+
+
+def compose(
+    *,
+    timestamp_ms: int,
+    node_id: Optional[int] = None,
+    sequence: int = 0,
+    layout: Union[Layout, str, None] = None,
+    datacenter_id: Optional[int] = None,
+    machine_id: Optional[int] = None,
+) -> int:
+    """Packs fields into an id. Give ``node_id``, or ``datacenter_id`` and ``machine_id`` for
+    a split layout. Nothing is masked: a timestamp outside the layout's window raises
+    TimestampOutOfRange, a node id or sequence outside its field InvalidArgument.
+
+    >>> compose(timestamp_ms=1737747358021, node_id=37)
+    141264821508263936
+    """
+    native = layout_arg(layout)._native
+    ts = as_int(timestamp_ms, "timestamp_ms")
+    seq = as_int(sequence, "sequence")
+    if datacenter_id is None and machine_id is None:
+        if node_id is None:
+            raise TypeError("compose() needs node_id, or datacenter_id and machine_id")
+        return _core.compose(native, ts, as_int(node_id, "node_id"), seq)
+    if node_id is not None:
+        raise TypeError("compose() takes node_id or datacenter_id + machine_id, not both")
+    if datacenter_id is None or machine_id is None:
+        raise TypeError("compose() needs both datacenter_id and machine_id")
+    return _core.compose_split(
+        native, ts, as_int(datacenter_id, "datacenter_id"), as_int(machine_id, "machine_id"), seq
+    )
+
+
+def parse_id(text: str) -> int:
+    """Parses a decimal id such as ``"141264821508263936"``: digits only, at most
+    2**63 - 1, else InvalidArgument quoting the text."""
+    return _core.parse_id(as_str(text, "text"))

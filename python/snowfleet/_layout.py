@@ -1,0 +1,219 @@
+"""snowfleet.Layout: the bit layout of an id, a thin value wrapper over the core's Layout."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+from . import _snowfleet as _core
+from ._convert import as_int, as_int32, as_str
+
+
+class Layout:
+    """The bit layout of an id: 1 sign bit + timestamp + node + sequence = 64 bits, the node
+    optionally split into datacenter (high bits) + machine (low bits), timestamps counted
+    in ms from ``epoch_ms``.
+
+    Text form: ``"41.10.12@1704067200000"`` or, split, ``"41.5.5.12@1288834974657"``; the
+    presets' names ``"default"``, ``"twitter"`` and ``"discord"`` parse too. A Layout is
+    immutable, always valid (every constructor is checked by the core), hashable and
+    compares equal to any Layout with the same fields.
+
+    >>> Layout.twitter() == Layout.parse("41.5.5.12@1288834974657")
+    True
+    """
+
+    __slots__ = ("_native",)
+    _native: _core.Layout
+
+    def __init__(self, text: str = "default") -> None:
+        """Same as :meth:`Layout.parse`; ``Layout()`` is the default layout."""
+        self._native = _core.Layout.parse(as_str(text, "layout"))
+
+    @classmethod
+    def _wrap(cls, native: _core.Layout) -> "Layout":
+        obj = cls.__new__(cls)
+        obj._native = native
+        return obj
+
+    # ---- constructors -------------------------------------------------------------------
+
+    @classmethod
+    def default(cls) -> "Layout":
+        """41.10.12@1704067200000: 10-bit node, epoch 2024-01-01T00:00:00Z."""
+        return cls._wrap(_core.Layout.standard())
+
+    @classmethod
+    def twitter(cls) -> "Layout":
+        """41.5.5.12@1288834974657: Twitter's 5-bit datacenter + 5-bit machine."""
+        return cls._wrap(_core.Layout.twitter())
+
+    @classmethod
+    def discord(cls) -> "Layout":
+        """41.5.5.12@1420070400000: Twitter's split with Discord's epoch (2015-01-01)."""
+        return cls._wrap(_core.Layout.discord())
+
+    @classmethod
+    def parse(cls, text: str) -> "Layout":
+        """Parses the text form or a preset name; InvalidArgument quoting a bad text."""
+        return cls._wrap(_core.Layout.parse(as_str(text, "layout")))
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        epoch_ms: int,
+        timestamp_bits: int,
+        sequence_bits: int,
+        node_bits: Optional[int] = None,
+        datacenter_bits: Optional[int] = None,
+        machine_bits: Optional[int] = None,
+    ) -> "Layout":
+        """A layout from its fields: give ``node_bits`` for an unsplit node, or
+        ``datacenter_bits`` and ``machine_bits`` for a split one. The widths must add up to
+        63; InvalidArgument names the bad field."""
+        epoch = as_int(epoch_ms, "epoch_ms")
+        ts = as_int32(timestamp_bits, "timestamp_bits")
+        seq = as_int32(sequence_bits, "sequence_bits")
+        if datacenter_bits is None and machine_bits is None:
+            if node_bits is None:
+                raise TypeError("Layout.create() needs node_bits, or datacenter_bits and machine_bits")
+            node = as_int32(node_bits, "node_bits")
+            return cls._wrap(_core.Layout.create(epoch, ts, node, seq))
+        if node_bits is not None:
+            raise TypeError("Layout.create() takes node_bits or datacenter_bits + machine_bits, not both")
+        if datacenter_bits is None or machine_bits is None:
+            raise TypeError("Layout.create() needs both datacenter_bits and machine_bits")
+        dc = as_int32(datacenter_bits, "datacenter_bits")
+        machine = as_int32(machine_bits, "machine_bits")
+        return cls._wrap(_core.Layout.create_split(epoch, ts, dc, machine, seq))
+
+    # ---- text form, equality ------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        """Canonical text form, e.g. ``"41.10.12@1704067200000"`` (== ``str(layout)``)."""
+        return self._native.to_string()
+
+    @property
+    def preset(self) -> str:
+        """``"default"``, ``"twitter"`` or ``"discord"`` when equal to a preset, else ``""``."""
+        return self._native.preset_name
+
+    def __str__(self) -> str:
+        return self._native.to_string()
+
+    def __repr__(self) -> str:
+        return f"Layout({self._native.to_string()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self._native == other._native
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return not self._native == other._native
+
+    def __hash__(self) -> int:
+        return hash(self._native.to_string())
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        return (Layout, (self._native.to_string(),))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name != "_native" or hasattr(self, "_native"):
+            raise AttributeError("Layout is immutable")
+        object.__setattr__(self, name, value)
+
+    # ---- fields and derived limits ------------------------------------------------------
+
+    @property
+    def epoch_ms(self) -> int:
+        """Unix ms of timestamp 0."""
+        return self._native.epoch_ms
+
+    @property
+    def timestamp_bits(self) -> int:
+        """Width of the timestamp field."""
+        return self._native.timestamp_bits
+
+    @property
+    def node_bits(self) -> int:
+        """Width of the node field (datacenter_bits + machine_bits)."""
+        return self._native.node_bits
+
+    @property
+    def datacenter_bits(self) -> int:
+        """Width of the datacenter half of the node (0 when unsplit)."""
+        return self._native.datacenter_bits
+
+    @property
+    def machine_bits(self) -> int:
+        """Width of the machine half of the node (== node_bits when unsplit)."""
+        return self._native.machine_bits
+
+    @property
+    def sequence_bits(self) -> int:
+        """Width of the per-millisecond sequence."""
+        return self._native.sequence_bits
+
+    @property
+    def split(self) -> bool:
+        """True when the node is split into datacenter + machine."""
+        return self._native.split
+
+    @property
+    def node_shift(self) -> int:
+        """Bit position of the node field (== sequence_bits)."""
+        return self._native.node_shift
+
+    @property
+    def timestamp_shift(self) -> int:
+        """Bit position of the timestamp field (== node_bits + sequence_bits)."""
+        return self._native.timestamp_shift
+
+    @property
+    def max_node_id(self) -> int:
+        """Largest node id: 2**node_bits - 1."""
+        return self._native.max_node_id
+
+    @property
+    def max_datacenter_id(self) -> int:
+        """Largest datacenter id (0 when unsplit)."""
+        return self._native.max_datacenter_id
+
+    @property
+    def max_machine_id(self) -> int:
+        """Largest machine id."""
+        return self._native.max_machine_id
+
+    @property
+    def max_sequence(self) -> int:
+        """Largest sequence: ids per millisecond per node - 1."""
+        return self._native.max_sequence
+
+    @property
+    def max_elapsed_ms(self) -> int:
+        """Largest value of the timestamp field: 2**timestamp_bits - 1."""
+        return self._native.max_elapsed_ms
+
+    @property
+    def max_timestamp_ms(self) -> int:
+        """Last Unix ms the layout can represent: epoch_ms + max_elapsed_ms."""
+        return self._native.max_timestamp_ms
+
+
+def layout_arg(layout: object) -> Layout:
+    """The ``layout=`` argument of every API: None (the default layout), a Layout, or its
+    text form / preset name."""
+    if layout is None:
+        return _DEFAULT
+    if isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, str):
+        return Layout.parse(layout)
+    raise TypeError(f"layout must be a Layout, a str or None, got {type(layout).__name__}")
+
+
+_DEFAULT = Layout.default()

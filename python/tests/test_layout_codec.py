@@ -1,0 +1,143 @@
+"""Layout, compose, decode and parse_id from Python."""
+
+from __future__ import annotations
+
+import datetime as dt
+import pickle
+
+import pytest
+
+import snowfleet
+from snowfleet import InvalidArgument, Layout, compose, decode, parse_id
+
+
+def test_presets() -> None:
+    assert str(Layout.default()) == "41.10.12@1704067200000"
+    assert str(Layout.twitter()) == "41.5.5.12@1288834974657"
+    assert str(Layout.discord()) == "41.5.5.12@1420070400000"
+    assert Layout() == Layout.default() == Layout.parse("default") == Layout("41.10.12@1704067200000")
+    assert Layout.twitter().preset == "twitter" and Layout.parse("41.10.12@0").preset == ""
+
+
+def test_parse_split_layout_properties() -> None:
+    layout = Layout.parse("41.5.5.12@1288834974657")
+    assert layout == Layout.twitter()
+    assert (layout.epoch_ms, layout.timestamp_bits, layout.node_bits, layout.datacenter_bits,
+            layout.machine_bits, layout.sequence_bits) == (1288834974657, 41, 10, 5, 5, 12)
+    assert layout.split and not Layout.default().split
+    assert (layout.node_shift, layout.timestamp_shift) == (12, 22)
+    assert (layout.max_node_id, layout.max_datacenter_id, layout.max_machine_id,
+            layout.max_sequence) == (1023, 31, 31, 4095)
+    assert layout.max_elapsed_ms == (1 << 41) - 1
+    assert layout.max_timestamp_ms == 1288834974657 + (1 << 41) - 1
+    assert layout.text == str(layout) and repr(layout) == "Layout('41.5.5.12@1288834974657')"
+
+
+def test_create() -> None:
+    assert Layout.create(epoch_ms=1704067200000, timestamp_bits=41, node_bits=10,
+                         sequence_bits=12) == Layout.default()
+    assert Layout.create(epoch_ms=1288834974657, timestamp_bits=41, datacenter_bits=5,
+                         machine_bits=5, sequence_bits=12) == Layout.twitter()
+    with pytest.raises(InvalidArgument) as info:
+        Layout.create(epoch_ms=0, timestamp_bits=41, node_bits=10, sequence_bits=11)
+    assert "63" in str(info.value)
+    with pytest.raises(TypeError):
+        Layout.create(epoch_ms=0, timestamp_bits=41, sequence_bits=12)
+    with pytest.raises(TypeError):
+        Layout.create(epoch_ms=0, timestamp_bits=41, node_bits=10, datacenter_bits=5,
+                      machine_bits=5, sequence_bits=12)
+    with pytest.raises(TypeError):
+        Layout.create(epoch_ms=0, timestamp_bits=41.0, node_bits=10, sequence_bits=12)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Layout.create(epoch_ms=True, timestamp_bits=41, node_bits=10, sequence_bits=12)
+    with pytest.raises(InvalidArgument):
+        Layout.create(epoch_ms=0, timestamp_bits=1 << 40, node_bits=10, sequence_bits=12)
+
+
+@pytest.mark.parametrize("text", ["", "41.10.12", "41.10.12@", "41.10.12@-1", "x", "41.10.13@0",
+                                  "41.10.12@1704067200000 ", "1.2.3.4.5@0"])
+def test_parse_rejects_malformed_text(text: str) -> None:
+    with pytest.raises(InvalidArgument):
+        Layout.parse(text)
+
+
+def test_layout_type_errors() -> None:
+    with pytest.raises(TypeError):
+        Layout.parse(41)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        snowfleet.Generator(1, layout=41)  # type: ignore[arg-type]
+
+
+def test_layout_is_an_immutable_hashable_value() -> None:
+    a, b = Layout.twitter(), Layout.parse("twitter")
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert a != Layout.discord() and a != "twitter"
+    assert len({a, b, Layout.discord()}) == 2
+    assert pickle.loads(pickle.dumps(a)) == a
+    with pytest.raises(AttributeError):
+        a.epoch_ms = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        a._native = Layout.default()._native
+
+
+def test_decode_the_seed_literals() -> None:
+    d = decode(141264821508263936)
+    assert d == snowfleet.Decoded(timestamp_ms=1737747358021, node_id=37, datacenter_id=0,
+                                  machine_id=37, sequence=0)
+    assert d.datetime == dt.datetime(2025, 1, 24, 19, 35, 58, 21000, tzinfo=dt.timezone.utc)
+    # The constant that ends in "37" is node 496, sequence 37 (001 section 4).
+    assert decode(141264821510144037)[1:] == (496, 0, 496, 37)
+
+
+def test_decode_split_layout() -> None:
+    d = decode(1724551110457221119, layout=Layout.twitter())
+    assert (d.timestamp_ms, d.datacenter_id, d.machine_id, d.node_id, d.sequence) == (
+        1700000000000, 7, 13, 237, 4095)
+    assert decode(1724551110457221119, "twitter") == d
+
+
+@pytest.mark.parametrize("bad, exc", [(-1, InvalidArgument), (1 << 63, InvalidArgument),
+                                      (-(1 << 64), InvalidArgument), (1.0, TypeError),
+                                      ("141264821508263936", TypeError), (True, TypeError)])
+def test_decode_rejects(bad: object, exc: type) -> None:
+    with pytest.raises(exc):
+        decode(bad)  # type: ignore[arg-type]
+
+
+def test_compose_round_trips() -> None:
+    assert compose(timestamp_ms=1737747358021, node_id=37) == 141264821508263936
+    assert compose(timestamp_ms=1737747358021, node_id=496, sequence=37) == 141264821510144037
+    assert compose(timestamp_ms=1700000000000, datacenter_id=7, machine_id=13, sequence=4095,
+                   layout="twitter") == 1724551110457221119
+
+
+def test_compose_rejects() -> None:
+    with pytest.raises(snowfleet.TimestampOutOfRange):
+        compose(timestamp_ms=0, node_id=1)
+    with pytest.raises(InvalidArgument) as info:
+        compose(timestamp_ms=1737747358021, node_id=1024)
+    assert "1024" in str(info.value)
+    with pytest.raises(InvalidArgument):
+        compose(timestamp_ms=1737747358021, node_id=1, sequence=4096)
+    with pytest.raises(InvalidArgument):
+        compose(timestamp_ms=1737747358021, node_id=1, sequence=1 << 64)
+    with pytest.raises(TypeError):
+        compose(timestamp_ms=1737747358021)
+    with pytest.raises(TypeError):
+        compose(timestamp_ms=1737747358021, node_id=1, datacenter_id=1, machine_id=1)
+    with pytest.raises(TypeError):
+        compose(timestamp_ms=1737747358021, datacenter_id=1, layout="twitter")
+    with pytest.raises(TypeError):
+        compose(timestamp_ms=1737747358021.0, node_id=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        compose(timestamp_ms=1737747358021, node_id=False)
+
+
+def test_parse_id() -> None:
+    assert parse_id("141264821508263936") == 141264821508263936
+    assert parse_id("9223372036854775807") == (1 << 63) - 1
+    for bad in ["", "-1", "9223372036854775808", "12a", " 1", "1.0", "+1"]:
+        with pytest.raises(InvalidArgument):
+            parse_id(bad)
+    with pytest.raises(TypeError):
+        parse_id(12)  # type: ignore[arg-type]

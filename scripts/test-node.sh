@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The Node.js package, on a fresh Debian 12 machine (root or sudo): installs the toolchain,
+# builds the addon from this checkout exactly as a user would (`npm ci` runs the package's
+# install script, node-gyp-build, which compiles from source when no prebuild fits), runs
+# every test with `npm test` (node --test: unit tests, every conformance case, tsc on the
+# type declarations, worker_threads), then checks the npm tarball twice in fresh projects:
+# a source build from the tarball alone, and the prebuildify path with no compiler run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+
+section "node: toolchain"
+command -v node >/dev/null || apt_install nodejs
+command -v npm >/dev/null || apt_install npm
+command -v python3 >/dev/null || apt_install python3
+command -v g++ >/dev/null || apt_install g++
+command -v make >/dev/null || apt_install make
+# node-gyp must not download Node headers (no access to nodejs.org here): point it at the
+# headers installed with this Node (or Debian's libnode-dev). An explicit
+# npm_config_nodedir wins.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  prefix=$(node -p 'path.dirname(path.dirname(process.execPath))')
+  [ -f "$prefix/include/node/node_api.h" ] || { apt_install libnode-dev; prefix=/usr; }
+  export npm_config_nodedir="$prefix"
+fi
+export npm_config_jobs=max npm_config_audit=false npm_config_fund=false npm_config_loglevel=error
+echo "node $(node --version), npm $(npm --version), headers from $npm_config_nodedir"
+
+section "node: npm ci (compiles the addon from source through the install script)"
+rm -rf build prebuilds
+npm ci
+test -f build/Release/snowfleet.node
+
+section "node: npm test"
+npm test
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+check_app() {  # check_app DIR EXPECTED_PATH_PART: mint/decode from CJS and ESM in DIR
+  (cd "$1" && node -e "
+    const sf = require('snowfleet');
+    const where = require('node-gyp-build').resolve(require('path').dirname(require.resolve('snowfleet/package.json')));
+    if (!where.includes('$2')) throw new Error('addon loaded from ' + where + ', expected $2');
+    const g = new sf.Generator({ nodeId: 37 });
+    const id = g.nextId();
+    if (sf.decode(id).nodeId !== 37) throw new Error('bad decode');
+    console.log('  CJS ok:', String(id), 'from', where.replace(process.cwd() + '/', ''));" &&
+   node --input-type=module -e "
+    import { Generator, decode } from 'snowfleet';
+    const s = new Generator({ nodeId: 5 }).nextIdString();
+    if (decode(s).nodeId !== 5) throw new Error('bad decode');
+    console.log('  ESM ok:', s);")
+}
+
+section "node: npm pack -> install in a fresh project (source build from the tarball)"
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+mkdir "$work/src-app" && (cd "$work/src-app" && npm init -y >/dev/null && npm install "$work/$tarball" >/dev/null)
+check_app "$work/src-app" "build/Release"
+
+section "node: npm run prebuild + npm pack -> install with no compiler needed"
+npm run prebuild >/dev/null 2>&1
+ls prebuilds/*/
+rm -f "$work/$tarball"
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+mkdir "$work/pre-app"
+# A bogus header dir makes any attempt to compile fail: the prebuild must be used.
+(cd "$work/pre-app" && npm init -y >/dev/null &&
+  npm_config_nodedir=/nonexistent-node-headers npm install "$work/$tarball" >/dev/null)
+test ! -e "$work/pre-app/node_modules/snowfleet/build" || { echo "a source build ran" >&2; exit 1; }
+check_app "$work/pre-app" "prebuilds/"
+rm -rf prebuilds
+npm run compile >/dev/null 2>&1  # leave this checkout's own build in place
+
+echo "node: all checks passed"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds the Python package from this checkout exactly as a user would and runs the whole
+# pytest suite (every conformance case included) against the installed package.
+#
+#   bash scripts/test-python.sh                  # everything
+#   bash scripts/test-python.sh --install-only   # prerequisites, venv and `pip install .`
+#
+# Steps: install build prerequisites if missing (apt), make a private venv (build/py-venv, or
+# $SNOWFLEET_PY_VENV), `pip install .` (scikit-build-core + pybind11 from PyPI build the core and
+# the extension), run pytest with optional tools required (numpy, mypy: nothing is skipped),
+# then prove the other two install routes: `pip install -e .` and an sdist built from the tree
+# (it must carry core/). Set SNOWFLEET_PY_PACKAGING=0 to skip those two.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+ROOT="$(repo_root)"
+VENV="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}"
+PYTHON="${PYTHON:-python3}"
+log() { section "$*"; }
+
+# ---- prerequisites (fresh Debian as root) -----------------------------------------------------
+missing=()
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+  PYTHON=python3
+  missing+=(python3 python3-venv python3-dev)
+else
+  "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+  "$PYTHON" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    >/dev/null 2>&1 || missing+=(python3-dev)
+fi
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing+=(make)
+if ((${#missing[@]})); then
+  apt_install "${missing[@]}"
+fi
+# CMake: scikit-build-core takes it (and ninja) from PyPI when the system has none >= 3.18.
+
+# ---- venv -------------------------------------------------------------------------------------
+if [[ ! -x "$VENV/bin/python" ]]; then
+  log "creating venv $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+PY="$VENV/bin/python"
+"$PY" -m pip install -q --disable-pip-version-check --upgrade pip
+
+# ---- pip install . and the test suite ---------------------------------------------------------
+log "pip install $ROOT"
+"$PY" -m pip install -q --disable-pip-version-check "$ROOT"
+[[ "${1:-}" == --install-only ]] && exit 0
+# Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
+# snowflake-id: the benchmark's peer, smoke-run by the suite).
+"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id
+log "pytest python/tests"
+# From outside the tree, so `import snowfleet` is the installed package, not python/snowfleet.
+(cd "$ROOT/python/tests" && SNOWFLEET_NO_SKIP=1 "$PY" -m pytest -q -p no:cacheprovider \
+  --rootdir "$ROOT" -c "$ROOT/pyproject.toml" "$ROOT/python/tests")
+
+if [[ "${SNOWFLEET_PY_PACKAGING:-1}" != 0 ]]; then
+  log "pip install -e . (editable)"
+  "$PY" -m pip install -q --disable-pip-version-check -e "$ROOT"
+  (cd / && "$PY" -c 'import snowfleet, pathlib
+p = pathlib.Path(snowfleet.__file__).resolve()
+assert "python/snowfleet" in p.as_posix(), p  # the editable install points at the tree
+assert snowfleet.decode(snowfleet.Generator(3).next_id()).node_id == 3
+print("editable install ok:", p.parent)')
+
+  log "sdist: build, check it carries core/, install from it"
+  DIST="$(mktemp -d)"
+  trap 'rm -rf "$DIST"' EXIT
+  out="$("$PY" -m build --sdist --outdir "$DIST" "$ROOT" 2>&1)" || { echo "$out" >&2; exit 1; }
+  SDIST="$(ls "$DIST"/snowfleet-*.tar.gz)"
+  LISTING="$(tar -tzf "$SDIST")"
+  for f in core/CMakeLists.txt core/include/snowfleet/snowfleet.hpp core/src/generator.cc \
+           bindings/python/_snowfleet.cc python/snowfleet/__init__.py CMakeLists.txt; do
+    grep -qx "snowfleet-[^/]*/$f" <<<"$LISTING" || { echo "sdist lacks $f" >&2; exit 1; }
+  done
+  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$SDIST"
+  (cd / && "$PY" -c 'import snowfleet
+assert "site-packages" in snowfleet.__file__
+print("sdist install ok:", snowfleet.decode(snowfleet.Generator(4).next_id()))')
+  # Leave the venv with the regular install, as after `pip install .`.
+  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$ROOT"
+fi
+log "python: all tests passed"
