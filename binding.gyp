@@ -12,6 +12,8 @@
         "core/src/generator.cc",
         "core/src/layout.cc",
         "core/src/node_source.cc",
+        "core/src/node_source_etcd.cc",
+        "core/src/node_source_local.cc",
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
