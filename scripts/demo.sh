@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# The main job: builds the snowfleet CLI on a fresh Debian 12 machine and uses it to mint
-# ids and decode them back (time in ISO-8601 UTC, node, sequence).
+# The main job: the polyglot fleet demo. Builds what is needed (the Python package into a
+# venv, the Node addon, the Java jar), then starts one Python, one Node and one Java
+# process that each lease a node id from the same embedded `local` registry directory and
+# mint ids concurrently for a few seconds. Prints per language the node id, ids minted and
+# the first/last id decoded, and a verdict that no id was minted twice across the fleet.
+#   bash scripts/demo.sh [SECONDS]        (the CLI demo is scripts/demo-cli.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-cd "$(repo_root)"
-apt_install g++ cmake ninja-build >/dev/null
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release --target snowfleet >/dev/null
-cli=build/release/core/snowfleet
+root=$(repo_root)
+cd "$root"
+secs=${1:-4}
 
-section "mint 5 ids as node 37 (strict mode, default layout 41.10.12@2024-01-01)"
-ids=$("$cli" next --node 37 -n 5)
-echo "$ids"
-section "decode them"
-# shellcheck disable=SC2086
-"$cli" decode $ids
-section "the seeds' worked examples"
-"$cli" decode 141264821508263936 141264821510144037
-"$cli" decode --layout twitter 1724551110457221119
-section "the layout's arithmetic"
-"$cli" layout
+section "building the Python package, the Node addon and the Java jar (first run only)"
+. scripts/fleet-demo/bindings.sh
+apt_install python3 >/dev/null
+
+reg=$(mktemp -d /tmp/snowfleet-registry-XXXXXX)
+out=$(mktemp -d /tmp/snowfleet-demo-XXXXXX)
+trap 'rm -rf "$reg" "$out"' EXIT
+section "python, node and java each lease a node id from local:$reg and mint for ${secs} s"
+# Java compiles its single-file worker first (about a second): start it first.
+"$FLEET_JAVA" -cp "$FLEET_JAR" scripts/fleet-demo/FleetWorker.java "local:$reg" "$secs" >"$out/java" &
+java_pid=$!
+(cd / && "$FLEET_PY" "$root/scripts/fleet-demo/worker.py" "local:$reg" "$secs") >"$out/python" &
+py_pid=$!
+node scripts/fleet-demo/worker.js "local:$reg" "$secs" >"$out/node" &
+node_pid=$!
+status=0
+for p in $java_pid $py_pid $node_pid; do wait "$p" || status=1; done
+echo "registry $reg: $(cd "$reg" && ls | tr '\n' ' ')"
+echo "marks (last issued ms, persisted at close): $(cd "$reg" && cat slot-*.mark | tr '\n' ' ')"
+
+section "summary"
+python3 scripts/fleet_summary.py python="$out/python" node="$out/node" java="$out/java" || status=1
+exit $status

@@ -26,7 +26,7 @@ def describe(id_, layout):
     node_bits, seq_bits, epoch = layout
     ms = (id_ >> (node_bits + seq_bits)) + epoch
     when = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
-    return (f"{id_} ({when.strftime('%H:%M:%S')}.{ms % 1000:03d}Z "
+    return (f"{id_} ({when.strftime('%Y-%m-%dT%H:%M:%S')}.{ms % 1000:03d}Z "
             f"node {(id_ >> seq_bits) & ((1 << node_bits) - 1)} seq {id_ & ((1 << seq_bits) - 1)})")
 
 

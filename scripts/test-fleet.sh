@@ -4,7 +4,9 @@
 #     support, the Catch2 tests and tests/fleet_worker;
 #   - starts a throw-away etcd (Debian's etcd-server) on free loopback ports in a temp dir;
 #   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
-#     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own);
+#     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
+#     including Python, Node and Java processes sharing one local registry (the packages
+#     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0);
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default build/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
@@ -15,6 +17,14 @@ cd "$(repo_root)"
 section "fleet: dependencies"
 core_deps
 apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3
+
+# The cross-language test needs the three packages: build whichever is missing, before
+# our own build (node-gyp's rebuild removes build/). SNOWFLEET_FLEET_POLYGLOT=0 skips it.
+if [ "${SNOWFLEET_FLEET_POLYGLOT:-1}" != 0 ]; then
+  section "fleet: Python, Node and Java packages for the cross-language test"
+  . scripts/fleet-demo/bindings.sh
+  export FLEET_POLYGLOT=1
+fi
 
 build=${SNOWFLEET_FLEET_BUILD:-build/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"

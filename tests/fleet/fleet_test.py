@@ -6,6 +6,9 @@ Run by scripts/test-fleet.sh. Environment:
   FLEET_WORKER         path to the fleet_worker binary (tests/fleet_worker.cc)
   SNOWFLEET_TEST_ETCD  host:port of a running etcd (the etcd tests fail without it)
   ETCD_BIN             etcd server binary, for the test that kills and restarts its own etcd
+  FLEET_POLYGLOT=1     also run the cross-language test, with FLEET_PY (a python that can
+                       import snowfleet), FLEET_JAR and FLEET_JAVA (the jar and a java
+                       binary), and node with the addon built in this checkout
 """
 import os
 import shutil
@@ -17,9 +20,21 @@ import threading
 import time
 import unittest
 
-WORKER = os.environ.get("FLEET_WORKER", "build/tests/fleet_worker")
+WORKER = os.path.abspath(os.environ.get("FLEET_WORKER", "build/tests/fleet_worker"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
 ETCD_BIN = os.environ.get("ETCD_BIN", shutil.which("etcd") or "etcd")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEMO = os.path.join(ROOT, "scripts", "fleet-demo")
+
+
+def polyglot_cmd(lang, source, seconds, layout):
+    """The demo worker of one language: same line protocol as fleet_worker."""
+    if lang == "python":
+        return [os.environ["FLEET_PY"], os.path.join(DEMO, "worker.py"), source, str(seconds), layout]
+    if lang == "node":
+        return ["node", os.path.join(DEMO, "worker.js"), source, str(seconds), layout]
+    return [os.environ["FLEET_JAVA"], "-cp", os.environ["FLEET_JAR"],
+            os.path.join(DEMO, "FleetWorker.java"), source, str(seconds), layout]
 EPOCH = 1704067200000
 TOTAL = {"ids": 0, "processes": 0}
 
@@ -36,9 +51,10 @@ def decode(id_, node_bits=10, seq_bits=12, epoch=EPOCH):
 class Worker:
     """One fleet_worker process; a thread collects its lines with their arrival time."""
 
-    def __init__(self, source, *args):
-        self.cmd = [WORKER, "--source", source, *map(str, args)]
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, source, *args, cmd=None):
+        self.cmd = cmd or [WORKER, "--source", source, *map(str, args)]
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, text=True, bufsize=1,
+                                     cwd="/")
         self.lines = []  # (arrival_ms, line)
         self.lock = threading.Lock()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -213,6 +229,40 @@ class LocalRegistry(unittest.TestCase):
         for w in holders:
             w.stop()
         assert_unique(self, holders + [heir])
+
+
+@unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1", "FLEET_POLYGLOT not set")
+class PolyglotLocalRegistry(unittest.TestCase):
+    def test_python_node_java_share_one_registry_and_a_killed_slot_is_reused(self):
+        reg = tempfile.mkdtemp(prefix="snowfleet-polyglot-")
+        self.addCleanup(shutil.rmtree, reg, True)
+        layout, src = "41.3.19@1704067200000", f"local:{reg}"  # 8 slots
+        langs = ["python", "node", "java"] * 2
+        fleet = [Worker(src, cmd=polyglot_cmd(l, src, 8, layout)) for l in langs]
+        nodes = [w.node() for w in fleet]
+        self.assertNotIn(None, nodes, [w.snapshot()[:2] for w in fleet])
+        self.assertEqual(len(set(nodes)), 6, list(zip(langs, nodes)))
+        time.sleep(1.0)
+        victim = fleet[1]  # a node process
+        victim.proc.send_signal(signal.SIGKILL)
+        victim.finish()
+        # Fill the registry (two never-used slots and the victim's) from other languages:
+        # whoever gets the victim's slot must mint only above the victim's ids.
+        extra = [Worker(src, cmd=polyglot_cmd(l, src, 3, layout)) for l in ("python", "java", "java")]
+        got = [w.node() for w in extra]
+        self.assertNotIn(None, got)
+        self.assertEqual(len(set(nodes[:1] + nodes[2:] + got)), 8)
+        heirs = [w for w in extra if w.node() == victim.node()]
+        self.assertEqual(len(heirs), 1)
+        heir = heirs[0]
+        for w in fleet + extra:
+            w.finish(60)
+        self.assertTrue(heir.ids())
+        self.assertGreater(min(heir.ids()), max(victim.ids()))
+        for e in heir.errors():  # strict: refuses until its clock passes the victim's mark
+            self.assertIn("CLOCK_MOVED_BACKWARDS", e)
+        all_ids = assert_unique(self, fleet + extra)
+        self.assertGreater(len(all_ids), 1000)
 
 
 @unittest.skipUnless(ETCD, "SNOWFLEET_TEST_ETCD not set")
