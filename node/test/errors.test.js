@@ -65,7 +65,7 @@ test('core errors thrown by native code are the registered classes', () => {
   const g = new sf.Generator({ nodeId: 1 });
   g.close();
   throwsLike(() => g.nextId(), sf.GeneratorClosed, 'GENERATOR_CLOSED', 'node 1');
-  throwsLike(() => new sf.Generator({ nodeSource: 'local' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE', 'local');
+  throwsLike(() => new sf.Generator({ nodeSource: 'env:SNOWFLEET_TEST_SURELY_UNSET_VARIABLE' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE', 'SNOWFLEET_TEST_SURELY_UNSET_VARIABLE');
   const clock = new sf.testing.ScriptedClock([{ ms: SEED_MS + 1000 }, { ms: SEED_MS + 400, stepMs: 1 }]);
   const r = new sf.Generator({ nodeId: 7, clock });
   r.nextId();
