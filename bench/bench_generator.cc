@@ -188,19 +188,30 @@ BENCHMARK(BM_MonotonicNextIds)->Arg(4096)->Iterations(kBurst / 4096);
 BENCHMARK(BM_MonotonicNextIds)->Arg(10000)->Iterations(kBurst / 10000);
 BENCHMARK(BM_MonotonicShared)->Threads(2)->Iterations(kBurst / 2)->UseRealTime();
 BENCHMARK(BM_MutexMonotonicShared)->Threads(2)->Iterations(kBurst / 2)->UseRealTime();
-// Leased pairs, interleaved so that machine noise hits both alike. Monotonic: the per-call
-// cost inside a burst; strict: whole seconds (4,096 ids/ms cap), counting mark writes.
-BENCHMARK(BM_LeaseWarmup)->Iterations(4 * kBurst);
-BENCHMARK(BM_LeaseNone_Monotonic)->Iterations(kBurst);
-BENCHMARK(BM_LeaseLocal_Monotonic)->Iterations(kBurst);
-BENCHMARK(BM_LeaseNone_Monotonic)->Iterations(kBurst);
-BENCHMARK(BM_LeaseLocal_Monotonic)->Iterations(kBurst);
-BENCHMARK(BM_LeaseNone_Strict)->MinTime(3.0)->UseRealTime();
-BENCHMARK(BM_LeaseLocal_Strict)->MinTime(3.0)->UseRealTime();
-
 int main(int argc, char** argv) {
+  // Leased pairs (bench/fleet_bench.py sets SNOWFLEET_BENCH_LEASE=1; bench/run.py's tables
+  // do not need them), interleaved so that machine noise hits both alike. Monotonic: the
+  // per-call cost inside a burst; strict: whole seconds (4,096 ids/ms cap), counting
+  // mark writes.
+  const char* lease = std::getenv("SNOWFLEET_BENCH_LEASE");
+  if (lease && std::string(lease) == "1") {
+    benchmark::RegisterBenchmark("BM_LeaseWarmup", BM_LeaseWarmup)->Iterations(4 * kBurst);
+    for (int i = 0; i < 2; ++i) {
+      benchmark::RegisterBenchmark("BM_LeaseNone_Monotonic", BM_LeaseNone_Monotonic)
+          ->Iterations(kBurst);
+      benchmark::RegisterBenchmark("BM_LeaseLocal_Monotonic", BM_LeaseLocal_Monotonic)
+          ->Iterations(kBurst);
+    }
+    benchmark::RegisterBenchmark("BM_LeaseNone_Strict", BM_LeaseNone_Strict)
+        ->MinTime(3.0)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("BM_LeaseLocal_Strict", BM_LeaseLocal_Strict)
+        ->MinTime(3.0)
+        ->UseRealTime();
+  }
   // etcd pairs only when an etcd is named: a benchmark must not depend on a service.
-  if (const char* ep = std::getenv("SNOWFLEET_BENCH_ETCD")) {
+  const char* ep = lease ? std::getenv("SNOWFLEET_BENCH_ETCD") : nullptr;
+  if (ep) {
     const std::string base = std::string("etcd://") + ep + "/bench-" + std::to_string(getpid());
     for (int i = 0; i < 2; ++i) {
       benchmark::RegisterBenchmark("BM_LeaseNone_Monotonic/etcd-peer", [](benchmark::State& s) {
