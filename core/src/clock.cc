@@ -15,27 +15,11 @@
 #include "internal.hpp"
 #include "snowfleet/snowfleet.hpp"
 
-#if defined(__x86_64__) && defined(__linux__)
-#include <x86intrin.h>
-#define SNOWFLEET_HAVE_TSC 1
-#else
-#define SNOWFLEET_HAVE_TSC 0
-#endif
-
 namespace snowfleet {
 namespace detail {
 
-int64_t realtime_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-int64_t monotonic_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
+TscWindow g_window;
+std::atomic<bool> g_tsc_on{false};
 
 namespace {
 
@@ -46,14 +30,6 @@ namespace {
 // estimate of the TSC rate (90% of the calibrated one) so the window always closes before
 // the millisecond boundary. Readers inside the window skip clock_gettime. Any doubt (window
 // being written, TSC outside it, platform without an invariant TSC) means a real read.
-struct alignas(64) Window {
-  std::atomic<uint64_t> seq{0};  // seqlock: odd while a writer updates the fields
-  std::atomic<uint64_t> begin{0};
-  std::atomic<uint64_t> length{0};  // 0: no window
-  std::atomic<int64_t> ms{0};
-};
-Window g_window;
-std::atomic<bool> g_tsc_on{false};
 std::atomic<uint64_t> g_ticks_per_ms{0};  // 90% of the calibrated rate; 0 = not calibrated
 std::once_flag g_tsc_once;
 std::mutex g_calib_mu;
@@ -139,30 +115,18 @@ void publish(uint64_t tsc, int64_t wall_ns, int64_t ms) noexcept {
 
 }  // namespace
 
-int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept {
+int64_t system_wall_ms_refresh(int64_t* wall_ns) noexcept {
 #if SNOWFLEET_HAVE_TSC
   if (g_tsc_on.load(std::memory_order_relaxed)) {
-    const uint64_t q = g_window.seq.load(std::memory_order_acquire);
-    const uint64_t begin = g_window.begin.load(std::memory_order_acquire);
-    const uint64_t length = g_window.length.load(std::memory_order_acquire);
-    const int64_t ms = g_window.ms.load(std::memory_order_acquire);
-    if (!(q & 1) && g_window.seq.load(std::memory_order_relaxed) == q) {
-      if (__rdtsc() - begin < length) {
-        *elided = true;
-        return ms;
-      }
-    }
     // The TSC is read before the wall clock, so the window can only close early.
     const uint64_t tsc = __rdtsc();
     const int64_t ns = realtime_ns();
     const int64_t now_ms = floor_div(ns, kNsPerMs);
     publish(tsc, ns, now_ms);
-    *elided = false;
     *wall_ns = ns;
     return now_ms;
   }
 #endif
-  *elided = false;
   *wall_ns = realtime_ns();
   return floor_div(*wall_ns, kNsPerMs);
 }

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "internal.hpp"
 #include "node_lease.hpp"
@@ -18,18 +20,69 @@
 
 namespace snowfleet {
 namespace detail {
-namespace {
+
 std::atomic<uint64_t> g_fork_generation{1};
-void on_fork_child() { g_fork_generation.fetch_add(1, std::memory_order_relaxed); }
+
+// The packed state word. Generators of one process that share a node id (same layout, same
+// clock, not leased) share one word, so two of them, in two threads or two language
+// runtimes of one process, cannot issue the same id.
+struct SharedState {
+  alignas(64) std::atomic<int64_t> word{-1};
+};
+
+namespace {
+
+struct StateKey {
+  const void* clock;
+  int64_t epoch_ms, node_id;
+  int timestamp_bits, datacenter_bits, machine_bits, sequence_bits;
+  uint64_t fork_generation;
+  bool operator<(const StateKey& o) const {
+    return std::tie(clock, epoch_ms, node_id, timestamp_bits, datacenter_bits, machine_bits,
+                    sequence_bits, fork_generation) <
+           std::tie(o.clock, o.epoch_ms, o.node_id, o.timestamp_bits, o.datacenter_bits,
+                    o.machine_bits, o.sequence_bits, o.fork_generation);
+  }
+};
+
+// Leaked on purpose: generators may be destroyed during static destruction.
+std::mutex& states_mu() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+std::map<StateKey, std::weak_ptr<SharedState>>& states() {
+  static auto* m = new std::map<StateKey, std::weak_ptr<SharedState>>;
+  return *m;
+}
+
+// A fork() must not copy states_mu() while another thread holds it.
+void before_fork() { states_mu().lock(); }
+void after_fork_parent() { states_mu().unlock(); }
+void after_fork_child() {
+  states_mu().unlock();  // the forking thread locked it, and is the child's only thread
+  g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::shared_ptr<SharedState> shared_state(const StateKey& key) {
+  std::lock_guard<std::mutex> lock(states_mu());
+  auto& m = states();
+  for (auto it = m.begin(); it != m.end();) it = it->second.expired() ? m.erase(it) : std::next(it);
+  std::weak_ptr<SharedState>& slot = m[key];
+  if (auto live = slot.lock()) return live;
+  auto fresh = std::make_shared<SharedState>();
+  slot = fresh;
+  return fresh;
+}
+
 }  // namespace
 
-uint64_t fork_generation() noexcept {
-  // Registered once, before the first generator exists: a child forked after that sees a
-  // new generation, so every generator it inherited refuses to mint (no getpid() per id).
-  static const int registered = pthread_atfork(nullptr, nullptr, on_fork_child);
+void register_fork_handlers() {
+  // Once, before the first generator exists: a child forked after that sees a new
+  // generation, so every generator it inherited refuses to mint.
+  static const int registered = pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   (void)registered;
-  return g_fork_generation.load(std::memory_order_relaxed);
 }
+
 }  // namespace detail
 
 using detail::kNsPerMs;
@@ -114,6 +167,10 @@ Generator::Generator(GeneratorOptions o)
   clock_ = o.clock ? o.clock : system_clock();
   system_clock_ = clock_ == system_clock();
 
+  detail::register_fork_handlers();
+  if (!o.node_source.empty() && o.node_id != -1)
+    bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
+        ", node_source '" + o.node_source.substr(0, 200) + "')");
   if (o.node_source.empty()) {
     if (o.node_id < 0 || o.node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
@@ -127,6 +184,14 @@ Generator::Generator(GeneratorOptions o)
   node_part_ = node_id_ << layout_.node_shift();
   seq_mask_ = layout_.max_sequence();
   max_elapsed_ = layout_.max_elapsed_ms();
+  // A leased node id is ours alone; any other id may also be used by another generator of
+  // this process, and then both must mint from one state word.
+  shared_ = lease_ ? std::make_shared<detail::SharedState>()
+                   : detail::shared_state({clock_.get(), layout_.epoch_ms(), node_id_,
+                                           layout_.timestamp_bits(), layout_.datacenter_bits(),
+                                           layout_.machine_bits(), layout_.sequence_bits(),
+                                           detail::fork_generation()});
+  state_ = &shared_->word;
   if (lease_) {
     // The slot's previous holders may have issued ids up to the claimed mark: start with
     // that millisecond fully spent, so strict mode waits or refuses until the clock passes
@@ -137,7 +202,7 @@ Generator::Generator(GeneratorOptions o)
     if (mark >= layout_.epoch_ms()) {
       const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
       initial_state_ = (elapsed << layout_.sequence_bits()) | seq_mask_;
-      state_.store(initial_state_, std::memory_order_relaxed);
+      state_->store(initial_state_, std::memory_order_relaxed);
       mark_persisted_ = elapsed;
     }
     mark_limit_.store(-1, std::memory_order_relaxed);
@@ -149,6 +214,11 @@ Generator::Generator(GeneratorOptions o)
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
+  if (!lease_) {
+    // The state word may be shared with other generators of this node id: leave it alone.
+    usable_token_.store(kClosedToken, std::memory_order_release);
+    return;
+  }
   // In a forked child only this thread exists: lease_mu_ may have been copied locked by a
   // parent thread that was writing a mark, so do not wait for it there.
   const bool forked_child = created_token_ != detail::fork_generation();
@@ -163,11 +233,10 @@ void Generator::close() noexcept {
   // Swap in kClosedState so that a call which passed its usability check before the token
   // moved cannot complete its CAS afterwards: the state recorded here is final. The state
   // is published in closed_state_ before the swap that makes it final.
-  int64_t last = state_.load(std::memory_order_acquire);
+  int64_t last = state_->load(std::memory_order_acquire);
   closed_state_.store(last, std::memory_order_relaxed);
-  while (!state_.compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
+  while (!state_->compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
     closed_state_.store(last, std::memory_order_relaxed);
-  if (!lease_) return;
   if (forked_child) {
     // The slot (lock, etcd lease) belongs to the parent: drop our descriptors and leak the
     // object on purpose. Its keepalive thread does not exist here, and destroying the
@@ -212,7 +281,7 @@ std::string Generator::mark_text() const {
 }
 
 int64_t Generator::current_state() const noexcept {
-  const int64_t s = state_.load(std::memory_order_acquire);
+  const int64_t s = state_->load(std::memory_order_acquire);
   return s == kClosedState ? closed_state_.load(std::memory_order_relaxed) : s;
 }
 
@@ -286,7 +355,7 @@ bool Generator::closed() const noexcept {
   return usable_token_.load(std::memory_order_acquire) == kClosedToken;
 }
 
-void Generator::check_usable() const {
+inline void Generator::check_usable() const {
   // One load and compare per call: the fork generation moves in a forked child, the
   // token moves to kClosedToken on close().
   if (detail::fork_generation() != usable_token_.load(std::memory_order_relaxed))
@@ -330,7 +399,7 @@ void Generator::note_wall(int64_t now, int64_t high) noexcept {
   }
 }
 
-void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
+inline void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
   ids_issued_.fetch_add(static_cast<uint64_t>(run.count), std::memory_order_relaxed);
   if (mode_ == Mode::kMonotonic) {
     // Borrowing happens only at a sequence overflow, so this add is rare.
@@ -341,10 +410,10 @@ void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
   }
 }
 
-Generator::Run Generator::reserve(int64_t want) {
+inline Generator::Run Generator::reserve(int64_t want) {
   const int bits = layout_.sequence_bits();
   for (;;) {
-    int64_t s = state_.load(std::memory_order_acquire);
+    int64_t s = state_->load(std::memory_order_acquire);
     check_usable();  // after loading the state: see close()
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
@@ -388,7 +457,7 @@ Generator::Run Generator::reserve(int64_t want) {
     if (first + count - 1 > mark_limit_.load(std::memory_order_relaxed))
       return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
-    if (state_.compare_exchange_strong(s, first + count - 1, std::memory_order_acq_rel)) {
+    if (state_->compare_exchange_strong(s, first + count - 1, std::memory_order_acq_rel)) {
       const Run run{first, count};
       account(before, run, now);
       return run;
@@ -407,7 +476,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
   if (r.elided) {
     // A TSC-window answer is trusted only on the fast path; decide everything else from
     // an exact reading. (Never happens with an injected clock, so scripts stay exact.)
-    r.state = state_.load(std::memory_order_acquire);
+    r.state = state_->load(std::memory_order_acquire);
     check_usable();
     r.high = wall_high_.load(std::memory_order_acquire);
     r.now = read_elapsed_ms_exact(&r.wall_ns);
@@ -515,7 +584,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     }
     if (wait == Wait::kNone) {
       int64_t expected = s;
-      if (state_.compare_exchange_strong(expected, first + count - 1,
+      if (state_->compare_exchange_strong(expected, first + count - 1,
                                          std::memory_order_acq_rel)) {
         const Run run{first, count};
         account(s, run, now);
@@ -568,7 +637,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     void* token = hooks_.enter ? hooks_.enter(hooks_.context) : nullptr;
     clock_->sleep_ns(nap);
     if (hooks_.leave) hooks_.leave(hooks_.context, token);
-    r.state = state_.load(std::memory_order_acquire);
+    r.state = state_->load(std::memory_order_acquire);
     check_usable();
     noted = false;
     r.high = wall_high_.load(std::memory_order_acquire);

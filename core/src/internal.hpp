@@ -1,7 +1,17 @@
 // Internal helpers shared by the core's sources. Not installed, not part of the API.
 #pragma once
 
+#include <time.h>
+
+#include <atomic>
 #include <cstdint>
+
+#if defined(__x86_64__) && defined(__linux__)
+#include <x86intrin.h>
+#define SNOWFLEET_HAVE_TSC 1
+#else
+#define SNOWFLEET_HAVE_TSC 0
+#endif
 
 namespace snowfleet {
 namespace detail {
@@ -16,20 +26,68 @@ inline int64_t floor_div(int64_t a, int64_t b) {
 }
 
 /// Reads CLOCK_REALTIME in ns (a vDSO call, no system call).
-int64_t realtime_ns() noexcept;
+inline int64_t realtime_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
 /// Reads CLOCK_MONOTONIC in ns.
-int64_t monotonic_ns() noexcept;
+inline int64_t monotonic_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// The TSC window (see clock.cc): "until the TSC reaches begin + length, the wall clock is
+/// still in Unix millisecond `ms`". A seqlock guards it; it is written at most a few times
+/// per millisecond, read by every id.
+struct alignas(64) TscWindow {
+  std::atomic<uint64_t> seq{0};  // odd while a writer updates the fields
+  std::atomic<uint64_t> begin{0};
+  std::atomic<uint64_t> length{0};  // 0: no window
+  std::atomic<int64_t> ms{0};
+};
+extern TscWindow g_window;
+extern std::atomic<bool> g_tsc_on;
+
+/// Reads CLOCK_REALTIME and, when the TSC window is on, publishes a new window. Returns
+/// Unix ms and stores the exact reading in *wall_ns.
+int64_t system_wall_ms_refresh(int64_t* wall_ns) noexcept;
 
 /// The system wall clock in Unix ms for the generator's hot path. When the TSC window is
 /// usable and still open, answers from it without calling clock_gettime and sets
 /// *elided; otherwise reads CLOCK_REALTIME (refreshing the window) and stores the exact
 /// reading in *wall_ns. An elided answer is exact to the millisecond unless the wall
 /// clock was stepped inside the window, which is noticed at the next millisecond
-/// boundary at the latest.
-int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept;
+/// boundary at the latest. Inline: it is most of the cost of an id.
+inline int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept {
+#if SNOWFLEET_HAVE_TSC
+  if (g_tsc_on.load(std::memory_order_relaxed)) {
+    // Acquire loads pair with the writer's release stores: a reader that sees any field of
+    // a window being written also sees its odd sequence, so a torn read fails the check.
+    const uint64_t q = g_window.seq.load(std::memory_order_acquire);
+    const uint64_t begin = g_window.begin.load(std::memory_order_acquire);
+    const uint64_t length = g_window.length.load(std::memory_order_acquire);
+    const int64_t ms = g_window.ms.load(std::memory_order_acquire);
+    if (!(q & 1) && g_window.seq.load(std::memory_order_relaxed) == q &&
+        __rdtsc() - begin < length) {
+      *elided = true;
+      return ms;
+    }
+  }
+#endif
+  *elided = false;
+  return system_wall_ms_refresh(wall_ns);
+}
 
-/// Fork generation: starts at 1, incremented in every forked child (pthread_atfork).
-uint64_t fork_generation() noexcept;
+/// Fork generation: starts at 1, incremented in every forked child (pthread_atfork, see
+/// register_fork_handlers). One relaxed load per id, never getpid().
+extern std::atomic<uint64_t> g_fork_generation;
+inline uint64_t fork_generation() noexcept {
+  return g_fork_generation.load(std::memory_order_relaxed);
+}
+/// Installs the pthread_atfork handlers (once per process, before the first generator).
+void register_fork_handlers();
 
 }  // namespace detail
 }  // namespace snowfleet

@@ -39,6 +39,7 @@ namespace snowfleet {
 
 namespace detail {
 class NodeLease;  // core/src/node_lease.hpp
+struct SharedState;  // core/src/generator.cc
 }
 
 // ---------------------------------------------------------------------------------------
@@ -499,16 +500,18 @@ class Generator {
   bool system_clock_;
   WaitHooks hooks_;
   std::shared_ptr<detail::NodeLease> lease_;  // null unless the node id is leased
+  std::shared_ptr<detail::SharedState> shared_;  // the state word (see state_)
   const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
   int64_t initial_state_ = -1;     // state_ at construction (encodes the claimed mark)
   int64_t mark_persisted_ = -1;    // elapsed ms of the persisted mark; under lease_mu_
   std::mutex lease_mu_;            // serialises mark writes and close()
   std::atomic<int64_t> closed_state_{-1};  // state_ as close() found it
 
-  // Hot state on its own cache line: the packed (elapsed_ms, sequence) of the last issued
-  // id (-1 before the first), the highest wall reading seen, and the issued-id counter.
-  // They share a line so the counter update after a successful CAS hits a line we own.
-  alignas(64) std::atomic<int64_t> state_{-1};
+  // Everything the fast path touches besides the state word, on one cache line: the word's
+  // address, the highest wall reading seen, the issued-id counter, the usability token and
+  // the mark limit. The word itself (packed elapsed_ms << sequence_bits | sequence of the
+  // last issued id, -1 before the first) lives in shared_, on a line of its own.
+  alignas(64) std::atomic<int64_t>* state_ = nullptr;  // &shared_->word
   std::atomic<int64_t> wall_high_{INT64_MIN};
   std::atomic<uint64_t> ids_issued_{0};
   std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
