@@ -72,8 +72,10 @@ int64_t ToId(Napi::Value v, const std::string& name);
 double ToDouble(Napi::Value v, const std::string& name);
 std::string ToString(Napi::Value v, const std::string& name);
 
-/// Milliseconds as a Number, or a BigInt when beyond Number.MAX_SAFE_INTEGER (only a
-/// 53-bit timestamp layout reaches that), so the value is never rounded.
+/// Milliseconds as a Number, or a BigInt when beyond Number.MAX_SAFE_INTEGER, so the value
+/// is never rounded. Timestamps never need it (at most 52 timestamp bits keep them below
+/// 2^53); a node or sequence field wider than 53 bits, or a scripted clock set past 2^53
+/// ms, does.
 Napi::Value FromMs(Napi::Env env, int64_t ms);
 /// An id as a decimal string, formatted by the core without allocating.
 Napi::Value IdString(Napi::Env env, int64_t id);

@@ -42,10 +42,20 @@ test('parse, create, equality and JSON', () => {
   assert.ok(!custom.equals(split));
 });
 
-test('53-bit timestamps: a limit above 2^53 - 1 comes back as an exact bigint', () => {
-  const l = sf.Layout.create({ epochMs: 1704067200000, timestampBits: 53, nodeBits: 5, sequenceBits: 5 });
-  assert.equal(l.maxElapsedMs, Number.MAX_SAFE_INTEGER);
-  assert.equal(l.maxTimestampMs, 1704067200000n + 2n ** 53n - 1n);
+test('timestamps: at most 52 bits, so every timestamp is an exact Number; 53 is refused', () => {
+  const l = sf.Layout.create({ epochMs: 1704067200000, timestampBits: 52, nodeBits: 5, sequenceBits: 6 });
+  assert.equal(l.maxElapsedMs, 2 ** 52 - 1);
+  assert.equal(l.maxTimestampMs, 1704067200000 + 2 ** 52 - 1);
+  assert.ok(Number.isSafeInteger(l.maxTimestampMs));
+  // The latest epoch plus 52 bits still stays below 2^53.
+  const late = sf.Layout.create({ epochMs: 253402300799999, timestampBits: 52, nodeBits: 5, sequenceBits: 6 });
+  assert.ok(Number.isSafeInteger(late.maxTimestampMs));
+  const last = sf.compose({ timestampMs: late.maxTimestampMs, nodeId: 31, sequence: 63, layout: late });
+  assert.equal(sf.decode(last, late).timestampMs, late.maxTimestampMs);
+  throwsLike(() => sf.Layout.create({ epochMs: 1704067200000, timestampBits: 53, nodeBits: 5, sequenceBits: 5 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '53');
+  throwsLike(() => sf.Layout.parse('53.5.5@1704067200000'), sf.InvalidArgument, 'INVALID_ARGUMENT', '53');
+  // Wide node or sequence fields can still exceed 2^53 - 1: those limits come back as bigint.
+  assert.equal(sf.Layout.create({ epochMs: 0, timestampBits: 1, nodeBits: 1, sequenceBits: 61 }).maxSequence, 2n ** 61n - 1n);
 });
 
 test('invalid layouts are InvalidArgument naming the bad part', () => {
