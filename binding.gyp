@@ -1,10 +1,18 @@
 # Builds the Node addon from the core's sources plus the node-addon-api glue.
 # The core source list below must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
 # node/test/manifest.test.js fails when the two disagree.
+#
+# The etcd node source ("etcd://...") is compiled in when the machine has libcurl and
+# nlohmann-json (bindings/node/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as for
+# CMake). Without them the addon still builds and "etcd://" raises NODE_ID_UNAVAILABLE
+# "built without etcd support".
 {
   "targets": [
     {
       "target_name": "snowfleet",
+      "variables": {
+        "snowfleet_etcd%": "<!(node bindings/node/etcd_probe.js)"
+      },
       "sources": [
         "core/src/clock.cc",
         "core/src/codec.cc",
@@ -37,7 +45,13 @@
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
         "MACOSX_DEPLOYMENT_TARGET": "10.15"
-      }
+      },
+      "conditions": [
+        ["snowfleet_etcd==1", {
+          "defines": ["SNOWFLEET_HAVE_ETCD=1"],
+          "libraries": ["-lcurl"]
+        }]
+      ]
     }
   ]
 }

@@ -15,6 +15,11 @@ command -v npm >/dev/null || apt_install npm
 command -v python3 >/dev/null || apt_install python3
 command -v g++ >/dev/null || apt_install g++
 command -v make >/dev/null || apt_install make
+# The etcd node source is compiled in when these are present (bindings/node/etcd_probe.js);
+# install them so the suite exercises that build. SNOWFLEET_ETCD=OFF tests the build without.
+if [ "${SNOWFLEET_ETCD:-AUTO}" != OFF ]; then
+  apt_install pkg-config libcurl4-openssl-dev nlohmann-json3-dev
+fi
 # node-gyp must not download Node headers (no access to nodejs.org here): point it at the
 # headers installed with this Node (or Debian's libnode-dev). An explicit
 # npm_config_nodedir wins.
@@ -30,6 +35,15 @@ section "node: npm ci (compiles the addon from source through the install script
 rm -rf build prebuilds
 npm ci
 test -f build/Release/snowfleet.node
+# etcd_probe.js decided whether the addon carries the etcd node source; check the link agrees.
+libs=$(ldd build/Release/snowfleet.node)
+if [ "$(node bindings/node/etcd_probe.js)" = 1 ]; then
+  grep -q libcurl <<<"$libs" || { echo "addon built without libcurl" >&2; exit 1; }
+  echo "addon built with the etcd node source (libcurl)"
+else
+  ! grep -q libcurl <<<"$libs" || { echo "addon links libcurl" >&2; exit 1; }
+  echo "addon built without the etcd node source"
+fi
 
 section "node: npm test"
 npm test
@@ -60,6 +74,9 @@ check_app "$work/src-app" "build/Release"
 section "node: npm run prebuild + npm pack -> install with no compiler needed"
 npm run prebuild >/dev/null 2>&1
 ls prebuilds/*/
+# Prebuilds are built with SNOWFLEET_ETCD=OFF: they must load on machines without libcurl.
+libs=$(ldd prebuilds/*/*.node)
+! grep -q libcurl <<<"$libs" || { echo "the prebuild links libcurl" >&2; exit 1; }
 rm -f "$work/$tarball"
 tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
 mkdir "$work/pre-app"
