@@ -1,8 +1,8 @@
 // Type declarations for snowfleet (checked by node/test/types.test.js with tsc --noEmit).
 //
 // Ids are bigint (or decimal strings): never a Number, which cannot hold 64 bits.
-// Millisecond timestamps are Numbers; only a layout with 53 timestamp bits can produce one
-// above Number.MAX_SAFE_INTEGER, and then the value is a bigint so it is never rounded.
+// Millisecond timestamps are Numbers: a layout has at most 52 timestamp bits, so every
+// timestamp it can hold is below 2^53 and exact in a Number.
 
 /** An id given to snowfleet: a bigint, a decimal string, or a Number that is a safe integer. */
 export type IdLike = bigint | string | number;
@@ -21,9 +21,9 @@ export type ErrorCode =
   | 'INTERNAL';
 
 export interface GeneratorOptions {
-  /** 0 .. layout.maxNodeId. Required unless nodeSource is given. */
+  /** 0 .. layout.maxNodeId. Required unless nodeSource is given (not both). */
   nodeId?: IntLike;
-  /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR]', 'etcd://host:port/prefix'. */
+  /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR]', 'etcd://host:port/prefix?ttl=10'. */
   nodeSource?: string;
   /** A Layout or its text form / preset name. Default: Layout.default(). */
   layout?: Layout | string;
@@ -45,7 +45,14 @@ export interface Stats {
   waitedNsMax: bigint;
   refusals: number;
   msBorrowed: number;
+  /** Leased node ids: high-water marks persisted (about one a second while minting, plus one at close()). 0 without a lease. */
+  markWrites: number;
+  /** Calls refused with LeaseLost. */
+  leaseRefusals: number;
 }
+
+/** 'none' unless the node id is leased ('local', 'etcd://'); 'unconfirmed' is etcd past its local deadline. */
+export type LeaseState = 'none' | 'held' | 'unconfirmed' | 'lost' | 'released';
 
 export interface Status {
   healthy: boolean;
@@ -57,6 +64,11 @@ export interface Status {
   driftMs: number;
   nodeId: number;
   mode: Mode;
+  leaseState: LeaseState;
+  /** The slot's persisted high-water mark (Unix ms): no later holder of the slot issues an id at or below it. -1 without a lease. */
+  markMs: number;
+  /** etcd: ms until the local lease deadline (negative once past it). -1 when the lease cannot expire ('local') or there is none. */
+  leaseExpiresInMs: number;
 }
 
 export interface Decoded {

@@ -249,6 +249,8 @@ class GeneratorWrap : public Napi::ObjectWrap<GeneratorWrap> {
     o.Set("waitedNsMax", Napi::BigInt::New(env, s.waited_ns_max));
     o.Set("refusals", U64(env, s.refusals));
     o.Set("msBorrowed", U64(env, s.ms_borrowed));
+    o.Set("markWrites", U64(env, s.mark_writes));
+    o.Set("leaseRefusals", U64(env, s.lease_refusals));
     return o;
   }
 
@@ -263,6 +265,9 @@ class GeneratorWrap : public Napi::ObjectWrap<GeneratorWrap> {
     o.Set("driftMs", FromMs(env, s.drift_ms));
     o.Set("nodeId", FromMs(env, s.node_id));
     o.Set("mode", Napi::String::New(env, snowfleet::mode_name(s.mode)));
+    o.Set("leaseState", Napi::String::New(env, snowfleet::lease_state_name(s.lease_state)));
+    o.Set("markMs", FromMs(env, s.mark_ms));
+    o.Set("leaseExpiresInMs", FromMs(env, s.lease_expires_in_ms));
     return o;
   }
 

@@ -2,6 +2,8 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const sf = require('../index.js');
 const { throwsLike, SEED_MS, SEED_ID } = require('./helpers.js');
@@ -145,7 +147,10 @@ test('stats, status, driftMs and close', () => {
   const clock = frozen();
   const g = new sf.Generator({ nodeId: 21, clock });
   let st = g.status();
-  assert.deepEqual(st, { healthy: true, reason: '', wallMs: SEED_MS, lastMs: -1, driftMs: 0, nodeId: 21, mode: 'strict' });
+  assert.deepEqual(st, {
+    healthy: true, reason: '', wallMs: SEED_MS, lastMs: -1, driftMs: 0, nodeId: 21, mode: 'strict',
+    leaseState: 'none', markMs: -1, leaseExpiresInMs: -1,  // no lease: nothing to lose
+  });
   g.nextId();
   clock.setWallMs(SEED_MS - 3);
   assert.equal(g.driftMs, 3);
@@ -163,6 +168,90 @@ test('stats, status, driftMs and close', () => {
   assert.throws(() => g.nextIdString(), sf.GeneratorClosed);
   assert.throws(() => g.nextIds(3), sf.GeneratorClosed);
   assert.equal(g.stats().idsIssued, 1);
+});
+
+test('stats() carries every counter, the lease ones at 0 without a lease', () => {
+  const g = new sf.Generator({ nodeId: 22, clock: frozen() });
+  g.nextIds(3);
+  assert.deepEqual(g.stats(), {
+    idsIssued: 3, rewindsSeen: 0, waits: 0, waitedNsTotal: 0n, waitedNsMax: 0n, refusals: 0,
+    msBorrowed: 0, markWrites: 0, leaseRefusals: 0,
+  });
+});
+
+test('a leased node id (local registry): status() reports the lease, stats() the mark writes', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snowfleet-node-'));
+  try {
+    const g = new sf.Generator({ nodeSource: `local:${dir}` });
+    let st = g.status();
+    assert.equal(st.leaseState, 'held');
+    assert.equal(st.healthy, true);
+    assert.equal(st.leaseExpiresInMs, -1, 'a local lease cannot expire while the process lives');
+    const before = Date.now();
+    const ids = g.nextIds(1000);
+    const lastMs = sf.decode(ids[999]).timestampMs;
+    st = g.status();
+    // Written ahead: the mark covers the ids already handed out.
+    assert.ok(st.markMs >= lastMs && lastMs >= before, `mark ${st.markMs}, last id at ${lastMs}`);
+    assert.ok(fs.existsSync(path.join(dir, `slot-${String(g.nodeId).padStart(4, '0')}.mark`)));
+    const stats = g.stats();
+    assert.ok(stats.markWrites >= 1);
+    assert.equal(stats.leaseRefusals, 0);
+    g.close();  // lowers the mark to the last issued ms: one more write
+    st = g.status();
+    assert.equal(st.leaseState, 'released');
+    assert.equal(st.healthy, false);
+    assert.equal(st.markMs, lastMs);
+    assert.equal(g.stats().markWrites, stats.markWrites + 1);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('nodeId and nodeSource together are refused by the core', () => {
+  throwsLike(() => new sf.Generator({ nodeId: 5, nodeSource: 'static:37' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'not both');
+});
+
+// Is the etcd node source compiled in? A prebuild never has it (npm run prebuild sets
+// SNOWFLEET_ETCD=OFF); a source build has it when binding.gyp's probe said so.
+const ROOT = path.join(__dirname, '..', '..');
+const etcdBuilt = !require('node-gyp-build').resolve(ROOT).includes(`${path.sep}prebuilds${path.sep}`) &&
+  spawnSync(process.execPath, [path.join(ROOT, 'bindings', 'node', 'etcd_probe.js')], { encoding: 'utf8' }).stdout === '1';
+
+test(`etcd:// node source: ${etcdBuilt ? 'compiled in (libcurl found)' : 'built without etcd support'}`, () => {
+  // Port 1 on loopback refuses at once: with etcd compiled in that is "unreachable".
+  throwsLike(() => new sf.Generator({ nodeSource: 'etcd://127.0.0.1:1/snowfleet-test?ttl=2' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE',
+    etcdBuilt ? 'etcd unreachable' : 'built without etcd support');
+});
+
+test('etcd:// against a live etcd ($SNOWFLEET_TEST_ETCD=host:port)', { skip: !process.env.SNOWFLEET_TEST_ETCD && 'SNOWFLEET_TEST_ETCD not set' }, () => {
+  assert.ok(etcdBuilt, 'SNOWFLEET_TEST_ETCD is set but the addon was built without etcd support');
+  const prefix = `/snowfleet-node-test-${process.pid}-${Date.now()}`;
+  const g = new sf.Generator({ nodeSource: `etcd://${process.env.SNOWFLEET_TEST_ETCD}${prefix}?ttl=5` });
+  try {
+    const st = g.status();
+    assert.equal(st.leaseState, 'held');
+    assert.ok(st.leaseExpiresInMs > 0 && st.leaseExpiresInMs <= 5000, `expires in ${st.leaseExpiresInMs}`);
+    const id = g.nextId();
+    assert.ok(g.status().markMs >= sf.decode(id).timestampMs);
+    assert.ok(g.stats().markWrites >= 1);
+  } finally {
+    g.close();
+  }
+  assert.equal(g.status().leaseState, 'released');
+});
+
+test('a strict generator waits for a monotonic sibling of its node id that runs ahead', () => {
+  // 16 ids per ms: 80,000 monotonic ids run ~5 s ahead; the strict sibling shares the word.
+  const layout = '41.18.4@1704067200000';
+  const mono = new sf.Generator({ nodeId: 45, layout, mode: 'monotonic', maxDriftMs: 60000 });
+  const strict = new sf.Generator({ nodeId: 45, layout, maxWaitMs: 5 });
+  const last = mono.nextIds(80000)[79999];
+  assert.ok(mono.driftMs > 1000);
+  assert.equal(strict.status().healthy, false);
+  const e = throwsLike(() => strict.nextId(), sf.ClockMovedBackwards, 'CLOCK_MOVED_BACKWARDS');
+  assert.ok(e.driftMs > 1000, `driftMs ${e.driftMs}`);
+  assert.ok(mono.nextId() > last, 'the monotonic sibling carries on');
 });
 
 test('hot methods are bound: a detached nextId keeps its generator alive past GC', () => {

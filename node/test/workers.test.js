@@ -52,6 +52,50 @@ test('loads and mints in four workers at once, plus the main thread', async () =
   assert.ok(main.nextId() > BigInt(mainIds[mainIds.length - 1]));
 });
 
+// Two workers that each make their own generator for one node id: the core gives both one
+// state word (same process, layout and system clock), so they cannot mint the same id.
+const SAME_NODE_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sf = require(workerData.entry);
+const g = new sf.Generator({ nodeId: workerData.nodeId });
+const gate = new Int32Array(workerData.gate);
+Atomics.add(gate, 0, 1);
+while (Atomics.load(gate, 0) < workerData.workers) {}  // start together
+const ids = new BigInt64Array(workerData.rounds * 1100);
+let n = 0;
+for (let r = 0; r < workerData.rounds; r++) {
+  ids.set(g.nextIds(1000), n); n += 1000;
+  for (let i = 0; i < 100; i++) ids[n++] = g.nextId();
+}
+parentPort.postMessage({ ids, issued: g.stats().idsIssued });
+`;
+
+test('two worker_threads with generators of the same node id mint no duplicate', async () => {
+  const entry = path.join(__dirname, '..', 'index.js');
+  const gate = new SharedArrayBuffer(4);
+  const rounds = 100;
+  const run = () => new Promise((resolve, reject) => {
+    const w = new Worker(SAME_NODE_SOURCE, { eval: true, workerData: { entry, nodeId: 44, gate, workers: 2, rounds } });
+    let msg;
+    w.on('message', (m) => (msg = m));
+    w.on('error', reject);
+    w.on('exit', (code) => (code === 0 && msg ? resolve(msg) : reject(new Error(`worker exited ${code}`))));
+  });
+  const results = await Promise.all([run(), run()]);
+  const all = new Set();
+  for (const r of results) {
+    assert.equal(r.issued, rounds * 1100);
+    for (let i = 1; i < r.ids.length; i++) assert.ok(r.ids[i] > r.ids[i - 1], 'each worker sees its ids ascending');
+    for (const id of r.ids) all.add(id);
+  }
+  assert.equal(all.size, 2 * rounds * 1100, 'no id minted twice across the two workers');
+  // In one thread too: two generators of one node id alternate within one sequence.
+  const a = new sf.Generator({ nodeId: 44 });
+  const b = new sf.Generator({ nodeId: 44 });
+  const x = a.nextId(), y = b.nextId(), z = a.nextId();
+  assert.ok(x < y && y < z, 'two generators of one node id mint one ascending sequence');
+});
+
 test('workers can be started again after earlier ones exited', async () => {
   for (let round = 0; round < 3; round++) {
     const r = await runWorker(7, 'strict');

@@ -23,6 +23,7 @@ import {
   type Decoded,
   type Stats,
   type Status,
+  type LeaseState,
 } from 'snowfleet';
 
 const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.twitter() };
@@ -35,6 +36,8 @@ const stats: Stats = gen.stats();
 const waited: bigint = stats.waitedNsTotal;
 const status: Status = gen.status();
 const healthy: boolean = status.healthy;
+const lease: LeaseState = status.leaseState;
+const mark: number = status.markMs + status.leaseExpiresInMs + stats.markWrites + stats.leaseRefusals;
 const node: number = gen.nodeId;
 const drift: number = gen.driftMs;
 gen.close();
@@ -85,5 +88,7 @@ new Generator({ nodeID: 1 });
 new Generator({ nodeId: '1' });
 // @ts-expect-error decode does not take a boolean
 decode(true);
+// @ts-expect-error leaseState is a closed set
+const badLease: 'expired' = status.leaseState;
 
-void [batch, later, waited, healthy, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
+void [batch, later, waited, healthy, lease, mark, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
