@@ -243,6 +243,8 @@ function runScenario(c) {
             ms_borrowed: s.msBorrowed,
             waited_ns_total: s.waitedNsTotal,
             waited_ns_max: s.waitedNsMax,
+            mark_writes: s.markWrites,
+            lease_refusals: s.leaseRefusals,
           },
           exp,
           where,
@@ -251,7 +253,10 @@ function runScenario(c) {
       case 'status': {
         const s = gen.status();
         return checkSubset(
-          { healthy: s.healthy, wall_ms: s.wallMs, last_ms: s.lastMs, drift_ms: s.driftMs, node_id: s.nodeId, reason: s.reason, mode: s.mode },
+          {
+            healthy: s.healthy, wall_ms: s.wallMs, last_ms: s.lastMs, drift_ms: s.driftMs, node_id: s.nodeId, reason: s.reason, mode: s.mode,
+            lease_state: s.leaseState, mark_ms: s.markMs, lease_expires_in_ms: s.leaseExpiresInMs,
+          },
           exp,
           where,
         );
