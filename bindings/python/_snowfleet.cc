@@ -331,13 +331,15 @@ PYBIND11_MODULE(_snowfleet, m) {
            [](const sf::Generator& g) {
              const sf::Stats s = g.stats();
              return py::make_tuple(s.ids_issued, s.rewinds_seen, s.waits, s.waited_ns_total,
-                                   s.waited_ns_max, s.refusals, s.ms_borrowed);
+                                   s.waited_ns_max, s.refusals, s.ms_borrowed, s.mark_writes,
+                                   s.lease_refusals);
            })
       .def("_status",
            [](sf::Generator& g) {
              const sf::Status s = g.status();
              return py::make_tuple(s.healthy, s.reason, s.wall_ms, s.last_ms, s.drift_ms, s.node_id,
-                                   sf::mode_name(s.mode));
+                                   sf::mode_name(s.mode), sf::lease_state_name(s.lease_state),
+                                   s.mark_ms, s.lease_expires_in_ms);
            })
       .def_property_readonly("drift_ms", &sf::Generator::drift_ms,
                              "max(0, last issued ms - wall clock now); reads the clock once.")

@@ -29,6 +29,11 @@ class Stats(NamedTuple):
     """Calls refused because the clock was unusable."""
     ms_borrowed: int
     """Monotonic mode: ms the logical clock ran past the wall clock on sequence overflow."""
+    mark_writes: int
+    """Leased node ids: high-water marks persisted (about one a second while minting, plus
+    one at close()). 0 without a lease."""
+    lease_refusals: int
+    """Calls refused with LeaseLost."""
 
 
 class Status(NamedTuple):
@@ -45,6 +50,16 @@ class Status(NamedTuple):
     """max(0, last_ms - wall_ms)."""
     node_id: int
     mode: str
+    lease_state: str
+    """``"none"`` unless the node id is leased (``node_source="local..."`` or ``"etcd://..."``);
+    then ``"held"``, ``"unconfirmed"`` (etcd, past the local deadline), ``"lost"`` or
+    ``"released"`` (after close())."""
+    mark_ms: int
+    """The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id
+    at or below it. -1 without a lease."""
+    lease_expires_in_ms: int
+    """etcd: ms until the local lease deadline (negative once past it). -1 when the lease
+    cannot expire while the process lives (``"local"``) or there is no lease."""
 
 
 class Generator(_core.Generator):
@@ -56,12 +71,15 @@ class Generator(_core.Generator):
     one is spent, refusing only when it would run more than ``max_drift_ms`` ahead.
 
     The node id comes from ``node_id`` or from ``node_source`` (``"static:37"``,
-    ``"env:VAR"``, ``"k8s[:OFFSET]"``, ...). ``clock`` takes a
+    ``"env:VAR"``, ``"k8s[:OFFSET]"``, ``"local[:DIR]"``, ``"etcd://host:port/prefix"``;
+    the last two lease the node id, see :meth:`status`). ``clock`` takes a
     :class:`snowfleet.testing.ScriptedClock` for deterministic tests.
 
     :meth:`next_id` keeps the GIL (releasing it would cost more than the id) except while it
     waits; :meth:`next_ids` releases it for a whole large batch. A generator created before
     ``os.fork()`` raises ForkDetected in the child instead of minting the parent's ids.
+    Generators of one process with the same (unleased) node id, the same layout and the system
+    clock share one state word, so they never mint the same id, whatever thread uses them.
 
     >>> with Generator(37) as gen:
     ...     decode(gen.next_id()).node_id

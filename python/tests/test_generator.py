@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import array
+import pathlib
 import pickle
 import sys
+import time
 
 import pytest
 
@@ -177,13 +179,36 @@ def test_stats_and_status_are_named_tuples() -> None:
     stats = gen.stats()
     assert isinstance(stats, snowfleet.Stats) and isinstance(stats, tuple)
     assert stats == snowfleet.Stats(ids_issued=2, rewinds_seen=1, waits=1, waited_ns_total=2_000_000,
-                                    waited_ns_max=2_000_000, refusals=0, ms_borrowed=0)
+                                    waited_ns_max=2_000_000, refusals=0, ms_borrowed=0,
+                                    mark_writes=0, lease_refusals=0)
     status = gen.status()
     assert isinstance(status, snowfleet.Status)
     assert status.healthy and status.reason == "" and status.node_id == 7 and status.mode == "strict"
     assert status.last_ms == EPOCH + 1000
+    # No lease: nothing to lose, no mark, no deadline.
+    assert (status.lease_state, status.mark_ms, status.lease_expires_in_ms) == ("none", -1, -1)
     with pytest.raises(AttributeError):
         stats.waits = 0  # type: ignore[misc]
+
+
+def test_a_leased_generator_reports_its_lease_and_mark_writes(tmp_path: pathlib.Path) -> None:
+    gen = Generator(node_source=f"local:{tmp_path}")
+    status = gen.status()
+    assert status.lease_state == "held" and status.healthy
+    assert status.lease_expires_in_ms == -1  # a local lease cannot expire while we live
+    before = time.time_ns() // 1_000_000
+    ids = gen.next_ids(1000)
+    status = gen.status()
+    # The mark is written ahead of the ids it covers: at or above the last one's ms.
+    assert status.mark_ms >= decode(ids[-1]).timestamp_ms >= before
+    assert (tmp_path / f"slot-{gen.node_id:04d}.mark").exists()
+    stats = gen.stats()
+    assert stats.mark_writes >= 1 and stats.lease_refusals == 0
+    gen.close()  # lowers the mark to the last issued ms: one more write
+    status = gen.status()
+    assert status.lease_state == "released" and not status.healthy
+    assert status.mark_ms == decode(ids[-1]).timestamp_ms
+    assert gen.stats().mark_writes == stats.mark_writes + 1
 
 
 def test_drift_ms_reports_how_far_ahead_a_monotonic_generator_runs() -> None:

@@ -7,6 +7,8 @@ import threading
 import time
 from typing import List
 
+import pytest
+
 import snowfleet
 from snowfleet import Generator, _snowfleet
 from snowfleet.testing import ScriptedClock
@@ -122,3 +124,47 @@ def test_a_long_batch_does_not_freeze_other_threads() -> None:
     during = [x for x in ticks if started + 0.005 < x < ended - 0.005]
     # With the GIL held for the whole call this would be 0.
     assert len(during) > 100, (len(during), ended - started)
+
+
+def test_two_generators_of_one_node_id_in_two_threads_never_repeat() -> None:
+    # Same node id, same layout, system clock: the core gives both one state word, so two
+    # threads that each made their own generator cannot mint the same id.
+    a, b = Generator(21), Generator(21)
+    x, y, z = a.next_id(), b.next_id(), a.next_id()
+    assert x < y < z  # one ascending sequence (separate words would restart b's sequence)
+    out: List[List[int]] = [[], []]
+    start = threading.Barrier(2)
+
+    def work(gen: Generator, mine: List[int]) -> None:
+        start.wait()
+        for k in range(200):
+            if k % 2:
+                mine.extend(gen.next_ids(1000))  # GIL released: truly concurrent
+            else:
+                mine.extend(gen.next_id() for _ in range(100))
+
+    ts = [threading.Thread(target=work, args=(g, mine)) for g, mine in zip((a, b), out)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    ids = out[0] + out[1]
+    assert len(ids) == len(set(ids)) == 2 * 100 * 1100
+    assert a.stats().ids_issued == len(out[0]) + 2 and b.stats().ids_issued == len(out[1]) + 1
+    a.close()  # closing one leaves its sibling minting after everything issued
+    assert b.next_id() > max(ids)
+
+
+def test_a_strict_generator_waits_for_its_monotonic_sibling() -> None:
+    # 16 ids per ms: a monotonic burst of 80,000 ids runs ~5 s ahead of the wall clock, and
+    # a strict generator of the same node id (sharing the word) must not mint below it.
+    layout = "41.18.4@1704067200000"
+    mono = Generator(22, layout=layout, mode="monotonic", max_drift_ms=60_000)
+    strict = Generator(22, layout=layout, max_wait_ms=5)
+    last = mono.next_ids(80_000)[-1]
+    assert mono.drift_ms > 1000
+    assert not strict.status().healthy
+    with pytest.raises(snowfleet.ClockMovedBackwards) as info:
+        strict.next_id()
+    assert info.value.drift_ms > 1000
+    assert mono.next_id() > last  # the monotonic sibling carries on
