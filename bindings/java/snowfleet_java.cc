@@ -101,6 +101,10 @@ int64_t default_max_drift_ms() { return snowfleet::GeneratorOptions{}.max_drift_
 
 int parse_mode(const std::string& text) { return static_cast<int>(snowfleet::parse_mode(text)); }
 std::string mode_name(int mode) { return snowfleet::mode_name(static_cast<snowfleet::Mode>(mode)); }
+std::string lease_state_name(int state) {
+  if (state < 0 || state > static_cast<int>(snowfleet::LeaseState::kReleased)) return "";
+  return snowfleet::lease_state_name(static_cast<snowfleet::LeaseState>(state));
+}
 
 // ---- clock -----------------------------------------------------------------------------
 
@@ -164,20 +168,29 @@ jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
 
 jlongArray NativeGenerator::stats(JNIEnv* env) const {
   const snowfleet::Stats s = gen_.stats();
-  const jlong v[7] = {static_cast<jlong>(s.ids_issued),    static_cast<jlong>(s.rewinds_seen),
+  const jlong v[9] = {static_cast<jlong>(s.ids_issued),    static_cast<jlong>(s.rewinds_seen),
                       static_cast<jlong>(s.waits),         static_cast<jlong>(s.waited_ns_total),
                       static_cast<jlong>(s.waited_ns_max), static_cast<jlong>(s.refusals),
-                      static_cast<jlong>(s.ms_borrowed)};
-  return new_long_array(env, v, 7);
+                      static_cast<jlong>(s.ms_borrowed),   static_cast<jlong>(s.mark_writes),
+                      static_cast<jlong>(s.lease_refusals)};
+  return new_long_array(env, v, 9);
 }
 
 std::string NativeGenerator::status(JNIEnv* env, jlongArray out) {
   const snowfleet::Status s = gen_.status();
-  if (out == nullptr || env->GetArrayLength(out) < 6)
-    throw snowfleet::Error(snowfleet::ErrorKind::kInternal, "status needs a long[6]");
-  const jlong v[6] = {s.healthy ? 1 : 0, s.wall_ms, s.last_ms,
-                      s.drift_ms,        s.node_id, static_cast<jlong>(s.mode)};
-  env->SetLongArrayRegion(out, 0, 6, v);
+  constexpr jsize kFields = 9;
+  if (out == nullptr || env->GetArrayLength(out) < kFields)
+    throw snowfleet::Error(snowfleet::ErrorKind::kInternal, "status needs a long[9]");
+  const jlong v[kFields] = {s.healthy ? 1 : 0,
+                            s.wall_ms,
+                            s.last_ms,
+                            s.drift_ms,
+                            s.node_id,
+                            static_cast<jlong>(s.mode),
+                            static_cast<jlong>(s.lease_state),
+                            s.mark_ms,
+                            s.lease_expires_in_ms};
+  env->SetLongArrayRegion(out, 0, kFields, v);
   return s.reason;
 }
 

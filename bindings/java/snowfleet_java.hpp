@@ -85,6 +85,9 @@ int64_t default_max_drift_ms();
 /// 0 for "strict", 1 for "monotonic"; INVALID_ARGUMENT otherwise.
 int parse_mode(const std::string& text);
 std::string mode_name(int mode);
+/// The core's name of LeaseState `state` ("none", "held", ...); "" past the last one, so
+/// dev.snowfleet.LeaseState can check its constants against the core.
+std::string lease_state_name(int state);
 
 // ---- clock -----------------------------------------------------------------------------
 
@@ -131,11 +134,12 @@ class NativeGenerator {
   int64_t next_id() { return gen_.next_id(); }
   /// A new long[n] filled by one core call. n outside [0, kMaxBatch] is INVALID_ARGUMENT.
   jlongArray next_ids(JNIEnv* env, int64_t n);
-  /// long[7]: ids_issued, rewinds_seen, waits, waited_ns_total, waited_ns_max, refusals,
-  /// ms_borrowed.
+  /// long[9]: ids_issued, rewinds_seen, waits, waited_ns_total, waited_ns_max, refusals,
+  /// ms_borrowed, mark_writes, lease_refusals.
   jlongArray stats(JNIEnv* env) const;
-  /// Fills out[0..6): healthy (0/1), wall_ms, last_ms, drift_ms, node_id, mode; returns
-  /// the reason. One clock reading, as in the core.
+  /// Fills out[0..9): healthy (0/1), wall_ms, last_ms, drift_ms, node_id, mode,
+  /// lease_state, mark_ms, lease_expires_in_ms; returns the reason. One clock reading, as
+  /// in the core.
   std::string status(JNIEnv* env, jlongArray out);
   int64_t drift_ms() { return gen_.drift_ms(); }
   int64_t node_id() const { return gen_.node_id(); }

@@ -22,6 +22,11 @@ import java.util.Objects;
  * {@link GeneratorClosedException}) and releases a leased node id; the native memory goes
  * when the generator becomes unreachable (a {@link java.lang.ref.Cleaner}, no finalizer),
  * so closing while another thread is inside {@code nextId()} is safe.
+ *
+ * <p>Generators of one JVM with the same node id (not leased), the same layout and the
+ * system clock share one state word in the core, so two of them, in any threads, never
+ * mint the same id; a strict one waits or refuses while a monotonic sibling runs ahead of
+ * the wall clock.
  */
 public final class Generator implements AutoCloseable {
     private final NativeGenerator handle;
@@ -77,14 +82,15 @@ public final class Generator implements AutoCloseable {
     /** The generator's counters. */
     public Stats stats() {
         long[] s = handle.stats();
-        return new Stats(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+        return new Stats(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
     }
 
     /** Reads the clock once and reports whether a call now would be served. */
     public Status status() {
-        long[] v = new long[6];
+        long[] v = new long[9];
         String reason = handle.status(v);
-        return new Status(v[0] != 0, reason, v[1], v[2], v[3], v[4], Mode.values()[(int) v[5]]);
+        return new Status(v[0] != 0, reason, v[1], v[2], v[3], v[4], Mode.values()[(int) v[5]],
+                LeaseState.values()[(int) v[6]], v[7], v[8]);
     }
 
     /** max(0, last issued ms - wall clock now): how far ahead the generator runs. Reads the clock. */
@@ -140,7 +146,7 @@ public final class Generator implements AutoCloseable {
 
         private Builder() {}
 
-        /** 0 .. layout.maxNodeId(). Required unless {@link #nodeSource} is set. */
+        /** 0 .. layout.maxNodeId(). Required unless {@link #nodeSource} is set (not both). */
         public Builder nodeId(long nodeId) {
             this.nodeId = nodeId;
             return this;
@@ -149,7 +155,9 @@ public final class Generator implements AutoCloseable {
         /**
          * Where the node id comes from, as the string every snowfleet package and the CLI
          * share: "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR]",
-         * "etcd://host:port/prefix?ttl=10". Empty: use {@link #nodeId}.
+         * "etcd://host:port/prefix?ttl=10". Empty: use {@link #nodeId}. "local" and "etcd"
+         * lease the node id (see {@link Status#leaseState()}). Setting both this and
+         * {@link #nodeId} makes {@link #build()} throw {@link InvalidArgumentException}.
          */
         public Builder nodeSource(String nodeSource) {
             this.nodeSource = Objects.requireNonNull(nodeSource, "nodeSource");

@@ -11,6 +11,9 @@ package dev.snowfleet;
  * @param waitedNsMax longest single call's wait, ns
  * @param refusals calls refused because the clock was unusable
  * @param msBorrowed monotonic mode: milliseconds borrowed past the wall clock
+ * @param markWrites leased node ids: high-water marks persisted (about one a second while
+ *     minting, plus one at close()); 0 without a lease
+ * @param leaseRefusals calls refused with {@link LeaseLostException}
  */
 public record Stats(long idsIssued, long rewindsSeen, long waits, long waitedNsTotal,
-        long waitedNsMax, long refusals, long msBorrowed) {}
+        long waitedNsMax, long refusals, long msBorrowed, long markWrites, long leaseRefusals) {}

@@ -10,6 +10,11 @@ package dev.snowfleet;
  * @param driftMs max(0, lastMs - wallMs): how far the generator runs ahead
  * @param nodeId the generator's node id
  * @param mode the generator's mode
+ * @param leaseState {@link LeaseState#NONE} unless the node id is leased ("local", "etcd")
+ * @param markMs the slot's persisted high-water mark, Unix ms: no later holder of the slot
+ *     issues an id at or below it; -1 without a lease
+ * @param leaseExpiresInMs etcd: ms until the local lease deadline (negative once past it);
+ *     -1 when the lease cannot expire while the process lives ("local") or there is no lease
  */
 public record Status(boolean healthy, String reason, long wallMs, long lastMs, long driftMs,
-        long nodeId, Mode mode) {}
+        long nodeId, Mode mode, LeaseState leaseState, long markMs, long leaseExpiresInMs) {}

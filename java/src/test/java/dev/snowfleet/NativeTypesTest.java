@@ -38,4 +38,16 @@ class NativeTypesTest {
         assertEquals("INVALID_ARGUMENT", e.code());
         assertThrows(NullPointerException.class, () -> Mode.parse(null));
     }
+
+    @Test
+    void leaseStatesMatchTheCore() {
+        String[] names = {"none", "held", "unconfirmed", "lost", "released"};
+        assertEquals(names.length, LeaseState.values().length);
+        for (LeaseState l : LeaseState.values()) {
+            assertEquals(names[l.ordinal()], l.text());
+            assertEquals(l.name().toLowerCase(java.util.Locale.ROOT), l.text());
+        }
+        // The core has no state past the last constant.
+        assertEquals("", SnowfleetNative.leaseStateName(LeaseState.values().length));
+    }
 }

@@ -391,6 +391,8 @@ class ConformanceTest {
                     actual.put("waited_ns_max", s.waitedNsMax());
                     actual.put("refusals", s.refusals());
                     actual.put("ms_borrowed", s.msBorrowed());
+                    actual.put("mark_writes", s.markWrites());
+                    actual.put("lease_refusals", s.leaseRefusals());
                 };
                 break;
             case "status":
@@ -401,6 +403,9 @@ class ConformanceTest {
                     actual.put("last_ms", s.lastMs());
                     actual.put("drift_ms", s.driftMs());
                     actual.put("node_id", s.nodeId());
+                    actual.put("lease_state", s.leaseState().text());
+                    actual.put("mark_ms", s.markMs());
+                    actual.put("lease_expires_in_ms", s.leaseExpiresInMs());
                     assertEquals(s.healthy(), s.reason().isEmpty(), what + ": reason '" + s.reason() + "'");
                 };
                 break;
