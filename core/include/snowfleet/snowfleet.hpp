@@ -49,8 +49,9 @@ struct SharedState;  // core/src/generator.cc
 // The closed list of error kinds, written once. Columns: enumerator, stable code (what
 // conformance vectors and every binding's `.code` carry), class name used by the bindings,
 // category (which host exception family it belongs to, by meaning), one-line summary.
-// tools/gen_errors.py reads this list and writes each binding's table; a test fails when
-// a generated table is stale.
+// No binding keeps an unchecked copy: Python and Node build their exception classes from
+// error_kinds() when they load (Python's type stubs name them, and a test compares), and
+// Java's tests fail unless its classes match it kind for kind.
 //
 // Categories: "argument" (the caller passed something outside its domain: ValueError /
 // RangeError / IllegalArgumentException), "range" (a time outside the layout's window:
