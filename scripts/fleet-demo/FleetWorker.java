@@ -20,7 +20,7 @@ public class FleetWorker {
         Generator.Builder builder = Generator.builder().nodeSource(source);
         if (args.length > 2) builder.layout(Layout.parse(args[2]));
         try (Generator gen = builder.build()) {
-            out.write("node " + gen.nodeId() + " -1\n");
+            out.write("node " + gen.nodeId() + " " + gen.status().markMs() + "\n");
             out.flush();
             StringBuilder line = new StringBuilder(2048);
             while (System.nanoTime() < end) {
@@ -39,7 +39,7 @@ public class FleetWorker {
                 }
                 Thread.sleep(0, 500_000);
             }
-            out.write("closed " + gen.stats().idsIssued() + " -1\n");
+            out.write("closed " + gen.stats().idsIssued() + " " + gen.stats().markWrites() + "\n");
         }
         out.flush();
     }

@@ -12,7 +12,7 @@ source, seconds = sys.argv[1], float(sys.argv[2])
 layout = sys.argv[3] if len(sys.argv) > 3 else None
 out = sys.stdout
 with snowfleet.Generator(node_source=source, layout=layout) as gen:
-    out.write(f"node {gen.node_id} {getattr(gen.status(), 'mark_ms', -1)}\n")
+    out.write(f"node {gen.node_id} {gen.status().mark_ms}\n")
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         wall = time.time_ns() // 1_000_000
@@ -25,4 +25,4 @@ with snowfleet.Generator(node_source=source, layout=layout) as gen:
         out.write(f"ids {wall} {' '.join(map(str, ids))}\n")
         out.flush()
         time.sleep(0.0005)
-    out.write(f"closed {gen.stats().ids_issued} {getattr(gen.stats(), 'mark_writes', -1)}\n")
+    out.write(f"closed {gen.stats().ids_issued} {gen.stats().mark_writes}\n")
