@@ -508,18 +508,21 @@ class Generator {
   std::mutex lease_mu_;            // serialises mark writes and close()
   std::atomic<int64_t> closed_state_{-1};  // state_ as close() found it
 
-  // Everything the fast path touches besides the state word, on one cache line: the word's
-  // address, the highest wall reading seen, the issued-id counter, the usability token and
-  // the mark limit. The word itself (packed elapsed_ms << sequence_bits | sequence of the
-  // last issued id, -1 before the first) lives in shared_, on a line of its own.
+  // What the fast path reads, on one cache line that is written about once per ms: the
+  // state word's address, the highest wall reading seen, the usability token, the mark
+  // limit. The word itself (packed elapsed_ms << sequence_bits | sequence of the last
+  // issued id, -1 before the first) lives in shared_, on a line of its own, and the
+  // issued-id counter, written by every call, on a third: threads sharing the generator
+  // then bounce those two lines, never the read-mostly one.
   alignas(64) std::atomic<int64_t>* state_ = nullptr;  // &shared_->word
   std::atomic<int64_t> wall_high_{INT64_MIN};
-  std::atomic<uint64_t> ids_issued_{0};
   std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
   uint64_t created_token_;
   // Last packed value the persisted high-water mark covers (INT64_MAX without a lease,
   // INT64_MIN once the lease is lost): the fast path issues nothing above it.
   std::atomic<int64_t> mark_limit_{INT64_MAX};
+
+  alignas(64) std::atomic<uint64_t> ids_issued_{0};
 
   alignas(64) std::atomic<uint64_t> rewinds_seen_{0};
   std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0},
