@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Leased vs unleased next_id, measured side by side in the same runs.
 
-    cmake -S . -B build/release -G Ninja -DSNOWFLEET_BUILD_BENCH=ON && ninja -C build/release snowfleet_bench
-    python3 bench/fleet_bench.py [--runs 5] [--bin build/release/bench/snowfleet_bench]
+    cmake -S . -B out/release -G Ninja -DSNOWFLEET_BUILD_BENCH=ON && ninja -C out/release snowfleet_bench
+    python3 bench/fleet_bench.py [--runs 5] [--bin out/release/bench/snowfleet_bench]
     SNOWFLEET_BENCH_ETCD=127.0.0.1:2379 python3 bench/fleet_bench.py   # adds the etcd rows
 
 Runs the BM_Lease* benchmarks `runs` times, then prints per benchmark the median ns/id and
@@ -27,7 +27,7 @@ PEER = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--bin", default="build/release/bench/snowfleet_bench")
+    ap.add_argument("--bin", default="out/release/bench/snowfleet_bench")
     args = ap.parse_args()
     table(args, {}, "TSC window on (default)")
     table(args, {"SNOWFLEET_TSC_WINDOW": "0"}, "TSC window off: every wall read exact")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs the core benchmarks and prints each figure beside its peer, as a ratio.
 
-    cmake -S . -B build/release -G Ninja -DSNOWFLEET_BUILD_BENCH=ON && ninja -C build/release
-    python3 bench/run.py [--binary build/release/bench/snowfleet_bench] [--repetitions 7]
+    cmake -S . -B out/release -G Ninja -DSNOWFLEET_BUILD_BENCH=ON && ninja -C out/release
+    python3 bench/run.py [--binary out/release/bench/snowfleet_bench] [--repetitions 7]
 
 Each benchmark runs `--repetitions` times inside one process (Google Benchmark repetitions);
 the table shows medians. The monotonic rows are run a second time with the TSC window
@@ -50,7 +50,7 @@ def ns(ips):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", default="build/release/bench/snowfleet_bench")
+    ap.add_argument("--binary", default="out/release/bench/snowfleet_bench")
     ap.add_argument("--repetitions", type=int, default=7)
     a = ap.parse_args()
     r = run(a.binary, a.repetitions)

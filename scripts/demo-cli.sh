@@ -5,9 +5,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
 apt_install g++ cmake ninja-build >/dev/null
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release --target snowfleet >/dev/null
-cli=build/release/core/snowfleet
+cmake -S . -B out/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build out/release --target snowfleet >/dev/null
+cli=out/release/core/snowfleet
 
 section "mint 5 ids as node 37 (strict mode, default layout 41.10.12@2024-01-01)"
 ids=$("$cli" next --node 37 -n 5)

@@ -10,15 +10,15 @@ cd "$(repo_root)"
 procs=${1:-4}
 secs=${2:-3}
 core_deps >/dev/null
-cmake -S . -B build/fleet -G Ninja -DSNOWFLEET_BUILD_TESTS=ON >/dev/null
-cmake --build build/fleet --target fleet_worker >/dev/null
+cmake -S . -B out/fleet -G Ninja -DSNOWFLEET_BUILD_TESTS=ON >/dev/null
+cmake --build out/fleet --target fleet_worker >/dev/null
 
 reg=$(mktemp -d /tmp/snowfleet-demo-XXXXXX)
 trap 'rm -rf "$reg"' EXIT
 section "$procs processes lease node ids from local:$reg and mint for $secs s"
 pids=()
 for i in $(seq "$procs"); do
-  build/fleet/tests/fleet_worker --source "local:$reg" --seconds "$secs" --burst 32 >"$reg/out-$i" &
+  out/fleet/tests/fleet_worker --source "local:$reg" --seconds "$secs" --burst 32 >"$reg/out-$i" &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PY="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}/bin/python"
+PY="${SNOWFLEET_PY_VENV:-$ROOT/out/py-venv}/bin/python"
 if ! [[ -x "$PY" ]] || ! (cd / && "$PY" -c 'import snowfleet' >/dev/null 2>&1); then
   echo "installing snowfleet (pip install . into a venv) ..." >&2
   bash "$ROOT/scripts/test-python.sh" --install-only >/dev/null

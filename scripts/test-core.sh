@@ -20,7 +20,7 @@ for variant in release asan-ubsan tsan; do
     tsan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSNOWFLEET_SANITIZE=thread) ;;
   esac
   section "core: $variant build and tests"
-  cmake -S . -B "build/$variant" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON "${flags[@]}" >/dev/null
-  cmake --build "build/$variant" >/dev/null
-  (cd "build/$variant" && ctest --output-on-failure --timeout 300)
+  cmake -S . -B "out/$variant" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON "${flags[@]}" >/dev/null
+  cmake --build "out/$variant" >/dev/null
+  (cd "out/$variant" && ctest --output-on-failure --timeout 300)
 done

@@ -8,7 +8,7 @@
 #     including Python, Node and Java processes sharing one local registry (the packages
 #     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0);
 #   - stops etcd and removes the temp dir, whatever happened.
-# Environment: SNOWFLEET_FLEET_BUILD (build dir, default build/fleet), SNOWFLEET_SANITIZE
+# Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,14 +19,14 @@ core_deps
 apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3
 
 # The cross-language test needs the three packages: build whichever is missing, before
-# our own build (node-gyp's rebuild removes build/). SNOWFLEET_FLEET_POLYGLOT=0 skips it.
+# our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
 if [ "${SNOWFLEET_FLEET_POLYGLOT:-1}" != 0 ]; then
   section "fleet: Python, Node and Java packages for the cross-language test"
   . scripts/fleet-demo/bindings.sh
   export FLEET_POLYGLOT=1
 fi
 
-build=${SNOWFLEET_FLEET_BUILD:-build/fleet}
+build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null

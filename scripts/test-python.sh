@@ -5,7 +5,7 @@
 #   bash scripts/test-python.sh                  # everything
 #   bash scripts/test-python.sh --install-only   # prerequisites, venv and `pip install .`
 #
-# Steps: install build prerequisites if missing (apt), make a private venv (build/py-venv, or
+# Steps: install build prerequisites if missing (apt), make a private venv (out/py-venv, or
 # $SNOWFLEET_PY_VENV), `pip install .` (scikit-build-core + pybind11 from PyPI build the core and
 # the extension), run pytest with optional tools required (numpy, mypy: nothing is skipped),
 # then prove the other two install routes: `pip install -e .` and an sdist built from the tree
@@ -14,7 +14,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ROOT="$(repo_root)"
-VENV="${SNOWFLEET_PY_VENV:-$ROOT/build/py-venv}"
+VENV="${SNOWFLEET_PY_VENV:-$ROOT/out/py-venv}"
 PYTHON="${PYTHON:-python3}"
 log() { section "$*"; }
 

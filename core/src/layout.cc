@@ -2,6 +2,7 @@
 #include <charconv>
 #include <string>
 
+#include "internal.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -27,14 +28,6 @@ void check(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machin
   if (total != 63)
     bad("layout fields must add up to 63 bits (plus the sign bit), got " +
         std::to_string(total));
-}
-
-bool parse_int(std::string_view s, int64_t* out) {
-  if (s.empty() || s.size() > 18) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
 }  // namespace
@@ -91,14 +84,14 @@ Layout Layout::parse(std::string_view text) {
         " is not a preset (default, twitter, discord) nor of the form "
         "TIMESTAMP.NODE.SEQUENCE@EPOCH_MS or TIMESTAMP.DATACENTER.MACHINE.SEQUENCE@EPOCH_MS");
   int64_t epoch = 0;
-  if (!parse_int(text.substr(at + 1), &epoch))
+  if (!detail::parse_uint(text.substr(at + 1), &epoch))
     bad("layout " + quoted + ": the epoch after '@' must be a non-negative integer of ms");
   int64_t bits[4];
   size_t n = 0;
   std::string_view rest = text.substr(0, at);
   while (true) {
     const auto dot = rest.find('.');
-    if (n == 4 || !parse_int(rest.substr(0, dot), &bits[n]) || bits[n] > 63)
+    if (n == 4 || !detail::parse_uint(rest.substr(0, dot), &bits[n]) || bits[n] > 63)
       bad("layout " + quoted + ": bit widths must be 3 or 4 dot-separated integers");
     ++n;
     if (dot == std::string_view::npos) break;

@@ -17,17 +17,6 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
-bool parse_uint(const std::string& s, int64_t* out) {
-  if (s.empty() || s.size() > 18) return false;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *out = v;
-  return true;
-}
-
 int64_t checked(int64_t id, const Layout& layout, const std::string& from) {
   if (id < 0 || id > layout.max_node_id())
     throw Error(ErrorKind::kNodeIdUnavailable,

@@ -122,17 +122,6 @@ struct Config {
   std::string text;  // the spec, for messages (without credentials)
 };
 
-bool parse_uint(const std::string& s, int64_t* out) {
-  if (s.empty() || s.size() > 18) return false;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *out = v;
-  return true;
-}
-
 Config parse(const std::string& spec, const Layout& layout) {
   Config c;
   c.text = spec.substr(0, spec.find('?'));

@@ -1,7 +1,7 @@
 # Sourced by scripts/demo.sh and scripts/test-fleet.sh (after scripts/lib.sh, from the repo
 # root): builds whichever of the three packages is not built yet, the way their own scripts
 # do, and sets FLEET_PY (a python that imports snowfleet), FLEET_JAR and FLEET_JAVA.
-# Order matters: node-gyp's rebuild removes build/, where the Python venv lives.
+# node-gyp owns build/ (its rebuild empties it), so CMake builds and the venv live in out/.
 command -v node >/dev/null || apt_install nodejs npm g++ make
 if ! node -e "require('./node/index.js')" >/dev/null 2>&1; then
   echo "node: npm ci (compiles the addon)"
@@ -12,9 +12,9 @@ if ! node -e "require('./node/index.js')" >/dev/null 2>&1; then
   fi
   npm ci --no-audit --no-fund --loglevel=error >/dev/null
 fi
-FLEET_PY="${SNOWFLEET_PY_VENV:-$PWD/build/py-venv}/bin/python"
+FLEET_PY="${SNOWFLEET_PY_VENV:-$PWD/out/py-venv}/bin/python"
 if ! [[ -x "$FLEET_PY" ]] || ! (cd / && "$FLEET_PY" -c 'import snowfleet' >/dev/null 2>&1); then
-  echo "python: pip install . into build/py-venv"
+  echo "python: pip install . into out/py-venv"
   bash scripts/test-python.sh --install-only >/dev/null
 fi
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"

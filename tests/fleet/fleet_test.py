@@ -20,7 +20,7 @@ import threading
 import time
 import unittest
 
-WORKER = os.path.abspath(os.environ.get("FLEET_WORKER", "build/tests/fleet_worker"))
+WORKER = os.path.abspath(os.environ.get("FLEET_WORKER", "out/fleet/tests/fleet_worker"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
 ETCD_BIN = os.environ.get("ETCD_BIN", shutil.which("etcd") or "etcd")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
