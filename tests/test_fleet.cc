@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
 
 using namespace snowfleet;
+using snowfleet_test::error_of;
 
 namespace {
 constexpr int64_t E = 1704067200000;
@@ -57,15 +59,6 @@ int64_t mark_in(const std::string& dir, int64_t node) {
   return std::stoll(text);
 }
 
-Error error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e;
-  }
-  FAIL("expected snowfleet::Error");
-  return Error(ErrorKind::kInternal, "unreachable");
-}
 
 struct Opts {
   std::shared_ptr<ScriptedClock> clock;

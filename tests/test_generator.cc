@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
 
 using namespace snowfleet;
+using snowfleet_test::kind_of;
 
 namespace {
 constexpr int64_t E = 1704067200000;
@@ -27,15 +29,6 @@ GeneratorOptions scripted(std::vector<Seg> script, Mode mode = Mode::kStrict, in
   return o;
 }
 
-ErrorKind kind_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  FAIL("expected snowfleet::Error");
-  return ErrorKind::kInternal;
-}
 
 int64_t wall_ms() { return system_clock()->wall_ns() / 1000000; }
 }  // namespace

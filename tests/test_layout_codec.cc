@@ -6,21 +6,11 @@
 #include <string>
 
 #include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
 
 using namespace snowfleet;
+using snowfleet_test::error_of;
 
-namespace {
-template <class F>
-Error catch_error(F fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e;
-  }
-  FAIL("expected snowfleet::Error");
-  return Error(ErrorKind::kInternal, "unreachable");
-}
-}  // namespace
 
 TEST_CASE("layout text form round-trips for every valid bit split", "[layout]") {
   std::mt19937_64 rng(42);
@@ -53,12 +43,12 @@ TEST_CASE("presets have names and the default layout is the seeds'", "[layout]")
 }
 
 TEST_CASE("layout errors name the bad input", "[layout]") {
-  auto e = catch_error([] { Layout::parse("41.10.13@1704067200000"); });
+  auto e = error_of([] { Layout::parse("41.10.13@1704067200000"); });
   CHECK(e.kind() == ErrorKind::kInvalidArgument);
   CHECK(std::string(e.what()).find("64") != std::string::npos);
-  e = catch_error([] { Layout::parse("bogus"); });
+  e = error_of([] { Layout::parse("bogus"); });
   CHECK(std::string(e.what()).find("'bogus'") != std::string::npos);
-  e = catch_error([] { Layout::create(-5, 41, 10, 12); });
+  e = error_of([] { Layout::create(-5, 41, 10, 12); });
   CHECK(std::string(e.what()).find("-5") != std::string::npos);
 }
 
@@ -103,7 +93,7 @@ TEST_CASE("decimal ids round-trip and reject everything else", "[codec]") {
   }
   CHECK(format_id(INT64_MAX) == "9223372036854775807");
   CHECK(format_id(0) == "0");
-  const auto e = catch_error([] { parse_id("92233720368547758070"); });
+  const auto e = error_of([] { parse_id("92233720368547758070"); });
   CHECK(std::string(e.what()).find("92233720368547758070") != std::string::npos);
 }
 
