@@ -11,7 +11,7 @@ every row equally (the `pure-Python call` reference row is that loop calling a n
 lambda).
 
 Peers: `snowflake-id` from PyPI, and the seeds' pure-Python Snowflake / MonotonicSnowflake
-(001 section 11, copied below unchanged apart from the exception's base class).
+(001 section 11), executed from the verbatim copy in conformance/model/seed_reference.py.
 
 Throughput rows that are not about the format's 4,096 ids/ms cap use a monotonic generator
 with max_drift_ms at its maximum (one day), so the logical clock never has to wait for the
@@ -39,97 +39,20 @@ ONE_DAY_MS = 86_400_000
 
 # ---- the seeds' generator (001 section 11, "Working Python") ------------------------------
 
-CUSTOM_EPOCH_MS = 1704067200000
-TIMESTAMP_BITS = 41
-NODE_BITS = 10
-SEQUENCE_BITS = 12
-MAX_NODE = (1 << NODE_BITS) - 1
-MAX_SEQUENCE = (1 << SEQUENCE_BITS) - 1
-NODE_SHIFT = SEQUENCE_BITS
-TIMESTAMP_SHIFT = SEQUENCE_BITS + NODE_BITS
+def _seed_generators():  # type: ignore[no-untyped-def]
+    """The seeds' Snowflake and MonotonicSnowflake, run from the verbatim copy in
+    conformance/model/seed_reference.py (its code block only: the assertion block that
+    follows it is not run here)."""
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "conformance" / "model" / "seed_reference.py"
+    code = path.read_text(encoding="utf-8").split("\ndef scripted_clock")[0]
+    namespace: Dict[str, object] = {}
+    exec(compile(code, str(path), "exec"), namespace)
+    return namespace["Snowflake"], namespace["MonotonicSnowflake"]
 
 
-class SeedClockMovedBackwards(RuntimeError):
-    pass
-
-
-class Snowflake:
-    def __init__(self, node_id, epoch_ms=CUSTOM_EPOCH_MS,  # type: ignore[no-untyped-def]
-                 max_wait_ms=5.0, clock=None, sleep=None):
-        if not 0 <= node_id <= MAX_NODE:
-            raise ValueError(f"node_id must be in [0, {MAX_NODE}]")
-        self.node_id = node_id
-        self.epoch_ms = epoch_ms
-        self.max_wait_ms = max_wait_ms
-        self._clock = clock or (lambda: int(time.time() * 1000))
-        self._sleep = sleep or time.sleep
-        self._lock = threading.Lock()
-        self._last_ms = -1
-        self._seq = 0
-
-    def next_id(self):  # type: ignore[no-untyped-def]
-        with self._lock:
-            now = self._clock()
-            if now < self._last_ms:
-                drift = self._last_ms - now
-                if drift > self.max_wait_ms:
-                    raise SeedClockMovedBackwards(
-                        f"clock went back {drift} ms on node {self.node_id}")
-                deadline = time.monotonic() + self.max_wait_ms / 1000.0
-                while now < self._last_ms:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        raise SeedClockMovedBackwards(
-                            f"clock still {self._last_ms - now} ms behind "
-                            f"after waiting {self.max_wait_ms} ms on node "
-                            f"{self.node_id}")
-                    self._sleep(min((self._last_ms - now) / 1000.0, remaining))
-                    now = self._clock()
-            if now == self._last_ms:
-                self._seq = (self._seq + 1) & MAX_SEQUENCE
-                if self._seq == 0:
-                    now = self._wait_next_ms()
-            else:
-                self._seq = 0
-            self._last_ms = now
-            elapsed = now - self.epoch_ms
-            if not 0 <= elapsed < (1 << TIMESTAMP_BITS):
-                raise OverflowError("timestamp outside the 41-bit window")
-            return ((elapsed << TIMESTAMP_SHIFT)
-                    | (self.node_id << NODE_SHIFT)
-                    | self._seq)
-
-    def _wait_next_ms(self):  # type: ignore[no-untyped-def]
-        now = self._clock()
-        deadline = time.monotonic() + max(self.max_wait_ms, 1.0) / 1000.0
-        while now <= self._last_ms:
-            if time.monotonic() >= deadline:
-                raise SeedClockMovedBackwards(
-                    f"clock stuck at {now} ms on node {self.node_id}: the "
-                    f"sequence for this millisecond is spent and the clock "
-                    f"has not advanced")
-            self._sleep(0.0002)
-            now = self._clock()
-        return now
-
-
-class MonotonicSnowflake(Snowflake):
-    def next_id(self):  # type: ignore[no-untyped-def]
-        with self._lock:
-            ts = max(self._last_ms, self._clock())
-            if ts == self._last_ms:
-                self._seq = (self._seq + 1) & MAX_SEQUENCE
-                if self._seq == 0:
-                    ts += 1
-            else:
-                self._seq = 0
-            self._last_ms = ts
-            elapsed = ts - self.epoch_ms
-            if not 0 <= elapsed < (1 << TIMESTAMP_BITS):
-                raise OverflowError("timestamp outside the 41-bit window")
-            return ((elapsed << TIMESTAMP_SHIFT)
-                    | (self.node_id << NODE_SHIFT)
-                    | self._seq)
+Snowflake, MonotonicSnowflake = _seed_generators()
 
 
 # ---- measurement --------------------------------------------------------------------------
