@@ -75,8 +75,7 @@ class MutexMonotonic {
 
 snowfleet::Generator* make(snowfleet::Mode mode, const std::string& source = "") {
   snowfleet::GeneratorOptions o;
-  o.node_id = 1;
-  o.node_source = source;
+  if (source.empty()) o.node_id = 1; else o.node_source = source;
   o.mode = mode;
   return new snowfleet::Generator(o);
 }
