@@ -149,21 +149,17 @@ NativeGenerator::NativeGenerator(int64_t e, int t, int d, int m, int s, int64_t 
 NativeGenerator::~NativeGenerator() { g_live_generators.fetch_sub(1); }
 
 jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
-  constexpr auto kMax = static_cast<int64_t>(snowfleet::Generator::kMaxBatch);
-  if (n < 0 || n > kMax)  // the same check and words as the core, before a Java array exists
-    throw snowfleet::Error(
-        snowfleet::ErrorKind::kInvalidArgument,
-        "batch size must be in [0, " + std::to_string(kMax) + "], got " + std::to_string(n));
+  const size_t count = snowfleet::Generator::batch_size(n);  // before a Java array exists
   // One core call fills a native buffer, one SetLongArrayRegion copies it out. A pinned
   // array (GetPrimitiveArrayCritical) would save the copy but would hold off the garbage
   // collector for as long as the core waits for the clock, which a strict-mode batch may.
   thread_local std::vector<int64_t> scratch;
   constexpr size_t kKeep = size_t{1} << 16;  // keep up to 512 KiB per thread between calls
   std::vector<int64_t> big;
-  std::vector<int64_t>& buf = static_cast<size_t>(n) <= kKeep ? scratch : big;
-  if (buf.size() < static_cast<size_t>(n)) buf.resize(static_cast<size_t>(n));
-  gen_.next_ids(buf.data(), static_cast<size_t>(n));
-  return new_long_array(env, reinterpret_cast<const jlong*>(buf.data()), static_cast<jsize>(n));
+  std::vector<int64_t>& buf = count <= kKeep ? scratch : big;
+  if (buf.size() < count) buf.resize(count);
+  gen_.next_ids(buf.data(), count);
+  return new_long_array(env, reinterpret_cast<const jlong*>(buf.data()), static_cast<jsize>(count));
 }
 
 jlongArray NativeGenerator::stats(JNIEnv* env) const {

@@ -8,16 +8,11 @@ namespace {
 
 using snowfleet::ErrorKind;
 
-/// A batch size for next_ids: a non-negative integer no larger than the core's kMaxBatch
-/// (checked here because the buffer is allocated before the core sees n).
+/// A batch size for next_ids, checked by the core before the buffer is allocated.
 size_t ToBatch(Napi::Value v) {
   if (!v.IsNumber()) ThrowType(v.Env(), "n must be a number, got " + Describe(v));
   const int64_t n = ToInt64(v, "n");
-  constexpr auto kMax = static_cast<int64_t>(snowfleet::Generator::kMaxBatch);
-  if (n < 0 || n > kMax)
-    ThrowInvalid(v.Env(), "batch size must be in [0, " + std::to_string(kMax) + "], got " +
-                              std::to_string(n));
-  return static_cast<size_t>(n);
+  return Guard(v.Env(), [&] { return snowfleet::Generator::batch_size(n); });
 }
 
 Napi::Value U64(Napi::Env env, uint64_t x) {

@@ -116,9 +116,10 @@ constexpr int64_t kReleaseGilBatch = 512;
 // array('q', [0]): multiplied by n to allocate a batch's result (a memcpy-doubling fill).
 PyObject* g_array_template = nullptr;
 
-// next_ids(n) -> array('q') of n ids, filled in place without a copy. n is checked by the
-// Python layer (0 <= n <= MAX_BATCH).
+// next_ids(n) -> array('q') of n ids, filled in place without a copy. The core checks n
+// before the array is allocated.
 py::object next_ids(sf::Generator& gen, int64_t n) {
+  sf::Generator::batch_size(n);
   py::object count = py::int_(n);
   py::object out =
       py::reinterpret_steal<py::object>(PyNumber_Multiply(g_array_template, count.ptr()));

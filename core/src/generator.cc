@@ -650,9 +650,15 @@ int64_t Generator::next_id() {
   return id_of(r.first);
 }
 
-void Generator::next_ids(int64_t* out, size_t n) {
-  if (n > kMaxBatch)
+size_t Generator::batch_size(int64_t n) {
+  if (n < 0 || static_cast<uint64_t>(n) > kMaxBatch)
     bad("batch size must be in [0, " + std::to_string(kMaxBatch) + "], got " + std::to_string(n));
+  return static_cast<size_t>(n);
+}
+
+void Generator::next_ids(int64_t* out, size_t n) {
+  // A size_t above INT64_MAX is a negative count converted on the way in: report it so.
+  if (n > kMaxBatch) batch_size(static_cast<int64_t>(n));
   size_t done = 0;
   while (done < n) {
     const Run r = reserve(static_cast<int64_t>(n - done));
@@ -669,8 +675,7 @@ void Generator::next_ids(int64_t* out, size_t n) {
 }
 
 std::vector<int64_t> Generator::next_ids(size_t n) {
-  if (n > kMaxBatch)
-    bad("batch size must be in [0, " + std::to_string(kMaxBatch) + "], got " + std::to_string(n));
+  if (n > kMaxBatch) batch_size(static_cast<int64_t>(n));
   std::vector<int64_t> v(n);
   next_ids(v.data(), n);
   return v;

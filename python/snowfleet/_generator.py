@@ -132,10 +132,7 @@ class Generator(_core.Generator):
         inside one millisecond costs one clock read and one state update; the GIL is released
         for a large batch. If a wait fails part-way, the ids already reserved are skipped
         (never issued to anyone) and the error is raised."""
-        count = as_int(n, "n")
-        if not 0 <= count <= MAX_BATCH:
-            raise InvalidArgument(f"n must be in [0, {MAX_BATCH}], got {count}")
-        return self._next_ids(count)
+        return self._next_ids(as_int(n, "n"))
 
     def stats(self) -> Stats:
         """The generator's counters (exact once no call is in flight)."""

@@ -434,6 +434,10 @@ class Generator {
   void next_ids(int64_t* out, size_t n);
   std::vector<int64_t> next_ids(size_t n);
   static constexpr size_t kMaxBatch = size_t{1} << 24;
+  /// A batch size from a host language as a size_t: n in [0, kMaxBatch], else
+  /// kInvalidArgument naming n. Bindings call it before allocating a batch's buffer, so
+  /// every language rejects the same sizes with the same words.
+  static size_t batch_size(int64_t n);
 
   /// Counters (exact once no call is in flight).
   Stats stats() const noexcept;
