@@ -10,6 +10,7 @@
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
+using snowfleet_test::kind_of;
 
 
 TEST_CASE("layout text form round-trips for every valid bit split", "[layout]") {
@@ -95,6 +96,12 @@ TEST_CASE("decimal ids round-trip and reject everything else", "[codec]") {
   CHECK(format_id(0) == "0");
   const auto e = error_of([] { parse_id("92233720368547758070"); });
   CHECK(std::string(e.what()).find("92233720368547758070") != std::string::npos);
+  // One strict parser: no sign, no spaces, no prefix, no trailing byte, nothing past 2^63-1.
+  for (const char* text : {"", "-0", "-5", "+1", " 1", "1 ", "0x10", "123abc", "1.0", "1e3",
+                           "9223372036854775808", "00000000000000000000001", "1\n", "--1"})
+    CHECK(kind_of([&] { parse_id(text); }) == ErrorKind::kInvalidArgument);
+  CHECK(parse_id("0000000000000000001") == 1);
+  CHECK(parse_id("9223372036854775807") == INT64_MAX);
 }
 
 TEST_CASE("ISO-8601 formatting is exact in UTC", "[codec]") {

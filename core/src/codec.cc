@@ -4,6 +4,7 @@
 #include <string>
 
 #include "snowfleet/snowfleet.hpp"
+#include "strict_int.hpp"
 
 namespace snowfleet {
 namespace {
@@ -61,16 +62,12 @@ Decoded decode(const Layout& layout, int64_t id) {
 }
 
 int64_t parse_id(std::string_view text) {
-  constexpr std::string_view kMax = "9223372036854775807";
-  bool digits = !text.empty() && text.size() <= kMax.size();
-  for (char c : text) digits = digits && c >= '0' && c <= '9';
-  if (!digits || (text.size() == kMax.size() && text > kMax)) {
+  int64_t v;
+  if (!detail::parse_uint(text, &v)) {
     std::string shown(text.substr(0, 40));
     if (text.size() > 40) shown += "...";
     bad("id must be a decimal integer in [0, 9223372036854775807], got '" + shown + "'");
   }
-  int64_t v = 0;
-  for (char c : text) v = v * 10 + (c - '0');
   return v;
 }
 

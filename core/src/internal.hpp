@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "strict_int.hpp"
+
 #if defined(__x86_64__) && defined(__linux__)
 #include <x86intrin.h>
 #define SNOWFLEET_HAVE_TSC 1
@@ -18,19 +20,6 @@ namespace snowfleet {
 namespace detail {
 
 constexpr int64_t kNsPerMs = 1'000'000;
-
-/// Parses 1-18 decimal digits (no sign, no spaces) into *out; false for anything else.
-/// Layout texts and node-source specs use it, so both reject the same inputs.
-inline bool parse_uint(std::string_view s, int64_t* out) {
-  if (s.empty() || s.size() > 18) return false;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *out = v;
-  return true;
-}
 
 /// Floor division (rounds toward negative infinity), for times before 1970.
 inline int64_t floor_div(int64_t a, int64_t b) {

@@ -33,6 +33,11 @@ class NodeLease {
   /// still ours). Throws Error(kLeaseLost) when it cannot; when the slot is provably no
   /// longer ours, lost() becomes true as well.
   virtual void write_mark(int64_t mark_ms) = 0;
+  /// Called about every 100 ms from the generator's background thread, never from a
+  /// minting thread: checks that the slot is still ours and repairs what can be repaired
+  /// (local: registry files deleted or replaced while held). Calls set_lost() when the slot
+  /// is provably no longer ours. Default: nothing to check.
+  virtual void maintain() {}
   /// How far (ms) the persisted mark must run ahead of the ids the generator may issue
   /// without writing again, so that a store outage is ridden out until the deadline: 0 for
   /// a lease that cannot expire, the TTL for etcd.

@@ -102,14 +102,7 @@ std::string unb64(const std::string& in) {
   return out;
 }
 
-// int64 fields arrive as JSON strings ("7587861231"), absent when 0.
-int64_t i64(const json& obj, const char* field) {
-  if (!obj.is_object() || !obj.contains(field)) return 0;
-  const json& v = obj[field];
-  if (v.is_string()) return std::stoll(v.get<std::string>());
-  if (v.is_number_integer()) return v.get<int64_t>();
-  return 0;
-}
+
 
 // ---- configuration --------------------------------------------------------------------
 struct Config {
@@ -196,6 +189,33 @@ struct Unreachable : std::runtime_error {
 struct Refused : std::runtime_error {  // etcd answered with an error
   using std::runtime_error::runtime_error;
 };
+
+// int64 fields arrive as JSON strings ("7587861231"), absent when 0. Anything else (a
+// float, "12abc", "0x10", an out-of-range number) is a malformed reply, never a guess.
+int64_t i64(const json& obj, const char* field) {
+  if (!obj.is_object() || !obj.contains(field)) return 0;
+  const json& v = obj[field];
+  int64_t out;
+  if (v.is_string() && parse_int64(v.get<std::string>(), &out, true)) return out;
+  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<int64_t>();
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t{INT64_MAX})
+    return static_cast<int64_t>(v.get<uint64_t>());
+  throw Refused(std::string("malformed etcd reply: field ") + field + " is " + v.dump().substr(0, 40) +
+                ", not an int64");
+}
+
+// Reply navigation that never asserts on a reply of the wrong shape: a missing field or item
+// reads as null.
+const json& field(const json& j, const char* key) {
+  static const json null;
+  if (!j.is_object()) return null;
+  const auto it = j.find(key);
+  return it == j.end() ? null : *it;
+}
+const json& item(const json& j, size_t i) {
+  static const json null;
+  return j.is_array() && i < j.size() ? j[i] : null;
+}
 
 size_t collect(char* data, size_t size, size_t n, void* out) {
   static_cast<std::string*>(out)->append(data, size * n);
@@ -339,6 +359,7 @@ class EtcdLease final : public NodeLease {
       char host[256] = {0};
       gethostname(host, sizeof host - 1);
       const std::string holder = std::string(host) + " pid " + std::to_string(getpid());
+      std::string unreadable;  // why a free slot was skipped, for the refusal
       for (int64_t slot : order) {
         const std::string key = slots_dir + slot_text(slot);
         const std::string mark_key = cfg_.prefix + "/marks/" + slot_text(slot);
@@ -353,24 +374,26 @@ class EtcdLease final : public NodeLease {
                                         {"lease", std::to_string(lease_id_)}}}},
                                      {{"request_range", {{"key", b64(mark_key)}}}}})}};
         const json t = http_.post("/v3/kv/txn", txn, request_ms_);
-        if (!t.value("succeeded", false)) continue;  // someone else was faster
+        if (!t.is_object() || !t.value("succeeded", false)) continue;  // someone else was faster
+        const int64_t revision = i64(field(t, "header"), "revision");
+        int64_t mark = -1;
+        const json& kvs = field(field(item(field(t, "responses"), 1), "response_range"), "kvs");
+        if (kvs.is_array() && !kvs.empty()) {
+          const json& value = field(kvs[0], "value");
+          const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
+          if (!parse_int64(v, &mark, true) || mark < -1) {
+            // A history we cannot read is not an empty one: give the slot back, try another.
+            if (unreadable.empty())
+              unreadable = "the mark key " + mark_key + " holds '" + v.substr(0, 20) +
+                           "', not a Unix ms";
+            give_back(key, revision);
+            continue;
+          }
+        }
         node_id_ = slot;
         slot_key_ = key;
         mark_key_ = mark_key;
-        create_revision_ = i64(t.value("header", json::object()), "revision");
-        int64_t mark = -1;
-        const json& rr = t["responses"][1]["response_range"];
-        if (rr.contains("kvs") && !rr["kvs"].empty()) {
-          const std::string v = unb64(rr["kvs"][0].value("value", ""));
-          try {
-            mark = std::stoll(v);
-          } catch (...) {
-            release();
-            throw Error(ErrorKind::kNodeIdUnavailable,
-                        quoted + ": the mark key " + mark_key + " holds '" + v.substr(0, 20) +
-                            "', not a number; refusing a slot whose history is unknown");
-          }
-        }
+        create_revision_ = revision;
         claimed_mark_ms_ = mark;
         mark_ms_.store(mark, std::memory_order_relaxed);
         where_ = cfg_.text + " slot " + std::to_string(slot) + " (lease " +
@@ -379,12 +402,13 @@ class EtcdLease final : public NodeLease {
         return;
       }
       revoke();
-      throw Error(ErrorKind::kNodeIdUnavailable,
-                  cfg_.node >= 0 ? quoted + ": slot " + std::to_string(cfg_.node) + " under " +
-                                       slots_dir + " is held by another process"
-                                 : quoted + ": no free node id under " + slots_dir + " (" +
-                                       std::to_string(taken.size()) + " of " +
-                                       std::to_string(slots) + " slots held)");
+      std::string msg = cfg_.node >= 0 ? quoted + ": slot " + std::to_string(cfg_.node) +
+                                             " under " + slots_dir + " is not available"
+                                       : quoted + ": no free node id under " + slots_dir + " (" +
+                                             std::to_string(taken.size()) + " of " +
+                                             std::to_string(slots) + " slots held)";
+      if (!unreadable.empty()) msg += "; skipped: " + unreadable;
+      throw Error(ErrorKind::kNodeIdUnavailable, msg);
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
@@ -446,6 +470,17 @@ class EtcdLease final : public NodeLease {
       // The lease expires by itself after its TTL.
     }
     lease_id_ = 0;
+  }
+
+  // Deletes a slot key we created at `revision` (a slot we will not keep).
+  void give_back(const std::string& key, int64_t revision) {
+    const json txn = {
+        {"compare", json::array({{{"key", b64(key)},
+                                  {"target", "CREATE"},
+                                  {"result", "EQUAL"},
+                                  {"create_revision", std::to_string(revision)}}})},
+        {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
+    http_.post("/v3/kv/txn", txn, request_ms_);  // failing that, our lease deletes it
   }
 
   void lose(const std::string& why) {

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "node_source.hpp"
+#include "strict_int.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -116,11 +117,10 @@ bool read_mark(const std::string& path, int64_t* mark, std::string* why) {
     *why = path + ": empty or unreadable mark file";
     return false;
   }
-  buf[n] = '\0';
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(buf, &end, 10);
-  if (errno != 0 || end == buf || (*end != '\0' && *end != '\n') || v < -1) {
+  std::string_view text(buf, static_cast<size_t>(n));
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  int64_t v;
+  if (!parse_int64(text, &v, true) || v < -1) {
     *why = path + ": not a mark ('" + std::string(buf, static_cast<size_t>(n)).substr(0, 20) + "')";
     return false;
   }
