@@ -46,6 +46,15 @@ std::string temp_dir() {
   return tmpl;
 }
 
+// Polls `done` for up to 5 s: for what the mark keeper's thread does in the background.
+bool eventually(const std::function<bool()>& done) {
+  for (int i = 0; i < 500; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -100,30 +109,38 @@ TEST_CASE("local: generators in one process get distinct slots; full registry na
   CHECK(again.node_id() == freed);
 }
 
-TEST_CASE("local: the mark is written ahead, about once a second, and lowered on close",
+TEST_CASE("local: the generator's own thread keeps the mark ahead; close() lowers it",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T);
+  a.o.max_wait_ms = 1000;  // a call that overtakes the keeper waits for it (disks vary)
   Generator g(a.o);
-  CHECK(g.status().mark_ms == -1);  // a fresh slot has no history
-  const int64_t first = g.next_id();
-  CHECK(decode(Layout(), first).timestamp_ms == T);
-  CHECK(mark_in(dir, g.node_id()) == T + 1000);  // persisted before the id was returned
+  // Written before the constructor returned, so no call waits for the first write.
+  CHECK(g.stats().mark_writes == 1);
+  CHECK(mark_in(dir, g.node_id()) == T + 1000);
+  CHECK(g.status().mark_ms == T + 1000);
+  CHECK(decode(Layout(), g.next_id()).timestamp_ms == T);
+  // Ids well inside the reserved second write nothing more.
   for (int i = 0; i < 100; ++i) g.next_id();
-  a.clock->set_wall_ms(T + 999);
+  a.clock->set_wall_ms(T + 400);
   for (int i = 0; i < 100; ++i) g.next_id();
-  a.clock->set_wall_ms(T + 1000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // many keeper ticks
+  CHECK(g.stats().mark_writes == 1);
+  // Below half a second of headroom the keeper writes again, ahead of need.
+  a.clock->set_wall_ms(T + 600);
   g.next_id();
-  CHECK(g.stats().mark_writes == 1);  // 201 ids in one reserved second: one write
-  a.clock->set_wall_ms(T + 1001);
-  g.next_id();
-  CHECK(g.stats().mark_writes == 2);
-  CHECK(mark_in(dir, g.node_id()) == T + 2001);
-  CHECK(g.status().mark_ms == T + 2001);
+  CHECK(eventually([&] { return g.stats().mark_writes == 2; }));
+  CHECK(mark_in(dir, g.node_id()) == T + 1600);
+  CHECK(g.stats().waits == 0);
+  // A call past the mark asks the keeper and waits for it; it never writes itself.
+  a.clock->set_wall_ms(T + 1700);
+  CHECK(decode(Layout(), g.next_id()).timestamp_ms == T + 1700);
+  CHECK(mark_in(dir, g.node_id()) == T + 2700);
   const int64_t node = g.node_id();
+  const uint64_t writes = g.stats().mark_writes;
   g.close();
-  CHECK(mark_in(dir, node) == T + 1001);  // the last issued millisecond
-  CHECK(g.stats().mark_writes == 3);
+  CHECK(mark_in(dir, node) == T + 1700);  // the last issued millisecond
+  CHECK(g.stats().mark_writes == writes + 1);
 }
 
 TEST_CASE("local: a new holder issues nothing at or below the slot's mark", "[fleet][local]") {
@@ -138,7 +155,7 @@ TEST_CASE("local: a new holder issues nothing at or below the slot's mark", "[fl
   SECTION("strict: refuses while the clock is behind the mark, and says so") {
     Opts b(src, T, Mode::kStrict, kOneSlot);
     Generator g(b.o);
-    CHECK(g.status().mark_ms == T + 5000);
+    CHECK(g.status().mark_ms == T + 6000);  // the claimed mark plus our own reservation
     const Error e = error_of([&] { g.next_id(); });
     CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
     CHECK(e.drift_ms() == 5000);
@@ -195,8 +212,10 @@ TEST_CASE("local: a crashed holder's slot is free, and its reservation is respec
   REQUIRE(WIFEXITED(status));
   Opts b(src, T + 500, Mode::kStrict, kOneSlot);
   Generator g(b.o);
-  CHECK(g.status().mark_ms == T + 1000);
-  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+  CHECK(g.status().mark_ms == T + 2000);  // the crashed holder's T + 1000, then ours
+  const Error e = error_of([&] { g.next_id(); });
+  CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+  CHECK(std::string(e.what()).find(std::to_string(T + 1000)) != std::string::npos);
   b.clock->set_wall_ms(T + 1001);
   CHECK(decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 1001);
 }
@@ -246,12 +265,13 @@ TEST_CASE("local: a slot file replaced while held loses the lease for good", "[f
   Generator g(a.o);
   g.next_id();
   REQUIRE(unlink((dir + "/slot-0000").c_str()) == 0);
-  g.next_id();  // inside the reserved second: no write, nothing noticed yet
-  a.clock->set_wall_ms(T + 2000);
+  REQUIRE(rename((dir + "/slot-0000.mark").c_str(), (dir + "/elsewhere").c_str()) == 0);
+  { std::ofstream(dir + "/slot-0000") << "someone else\n"; }
+  // The keeper's check notices within a few ticks, without any call having to write.
+  CHECK(eventually([&] { return g.status().lease_state == LeaseState::kLost; }));
   const Error e = error_of([&] { g.next_id(); });
   CHECK(e.kind() == ErrorKind::kLeaseLost);
   CHECK(std::string(e.what()).find("removed or replaced") != std::string::npos);
-  CHECK(g.status().lease_state == LeaseState::kLost);
   CHECK_FALSE(g.status().healthy);
   CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
   CHECK(g.stats().lease_refusals == 2);
@@ -261,19 +281,29 @@ TEST_CASE("local: a failed mark write refuses only ids the persisted mark does n
           "[fleet][local]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
+  a.o.max_wait_ms = 1000;
   Generator g(a.o);
-  g.next_id();  // mark T + 1000
+  g.next_id();  // mark T + 1000, written by the constructor
   const std::string tmp = dir + "/slot-0000.mark.tmp";
   REQUIRE(mkdir(tmp.c_str(), 0700) == 0);  // the next write cannot create its temp file
+  a.clock->set_wall_ms(T + 600);
+  g.next_id();  // the keeper now tries to write ahead, and fails
   a.clock->set_wall_ms(T + 1000);
-  g.next_id();  // covered
+  g.next_id();  // covered by the persisted mark
   a.clock->set_wall_ms(T + 1001);
   const Error e = error_of([&] { g.next_id(); });
   CHECK(e.kind() == ErrorKind::kLeaseLost);
   CHECK(std::string(e.what()).find("could not persist") != std::string::npos);
   CHECK(g.status().lease_state == LeaseState::kHeld);  // transient: the slot is still ours
   REQUIRE(rmdir(tmp.c_str()) == 0);
-  CHECK(decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 1001);
+  // The keeper retries every tick; once a write succeeds the call is served.
+  CHECK(eventually([&] {
+    try {
+      return decode(Layout::parse(kOneSlot), g.next_id()).timestamp_ms == T + 1001;
+    } catch (const Error&) {
+      return false;
+    }
+  }));
   CHECK(mark_in(dir, 0) == T + 2001);
 }
 
@@ -288,22 +318,25 @@ void hook_leave(void*, void* token) {
 }
 }  // namespace
 
-TEST_CASE("local: mark writes and close() run inside the wait hooks (GIL released)",
+TEST_CASE("local: waiting for the mark keeper and close() run inside the wait hooks",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T);
+  a.o.max_wait_ms = 1000;
   a.o.wait_hooks.enter = hook_enter;
   a.o.wait_hooks.leave = hook_leave;
   g_hook_enters = g_hook_leaves = 0;
   Generator g(a.o);
-  g.next_id();  // one mark write, no clock wait
-  CHECK(g.stats().waits == 0);
+  g.next_id();  // covered by the mark the constructor wrote: no hook
+  g.next_id();
+  CHECK(g_hook_enters == 0);
+  a.clock->set_wall_ms(T + 5000);  // past the mark: this call waits for the keeper
+  g.next_id();
+  CHECK(g.stats().waits == 0);  // not a clock wait
   CHECK(g_hook_enters == 1);
-  g.next_id();  // fast path: no hook
-  CHECK(g_hook_enters == 1);
-  g.close();  // final mark write + release
-  CHECK(g_hook_enters == 3);
-  CHECK(g_hook_leaves == 3);
+  g.close();  // stopping the keeper, the final mark write, the release
+  CHECK(g_hook_enters == 4);
+  CHECK(g_hook_leaves == 4);
 }
 
 TEST_CASE("local: unusable mark files are skipped; the default directory is used",

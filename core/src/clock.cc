@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "generator_internal.hpp"
+#include "id_space.hpp"
 #include "internal.hpp"
 #include "snowfleet/snowfleet.hpp"
 
@@ -175,6 +177,26 @@ std::shared_ptr<Clock> system_clock() {
 // ---- ScriptedClock ------------------------------------------------------------------
 
 namespace {
+void check_reading(int64_t ms) {
+  if (ms < -ScriptedClock::kMaxAbsMs || ms > ScriptedClock::kMaxAbsMs)
+    throw Error(ErrorKind::kInvalidArgument,
+                "scripted clock reading must be in [-" + std::to_string(ScriptedClock::kMaxAbsMs) +
+                    ", " + std::to_string(ScriptedClock::kMaxAbsMs) +
+                    "] ms (nanoseconds in an int64), got " + std::to_string(ms));
+}
+
+// The reading `index` of segment `s`: ms + step_ms * (index / every), checked.
+int64_t reading_of(const ScriptedClock::Segment& s, int64_t index) {
+  int64_t offset, ms;
+  if (__builtin_mul_overflow(s.step_ms, index / s.every, &offset) ||
+      __builtin_add_overflow(s.ms, offset, &ms))
+    throw Error(ErrorKind::kInvalidArgument,
+                "scripted clock reading overflows: " + std::to_string(s.ms) + " + " +
+                    std::to_string(s.step_ms) + " * " + std::to_string(index / s.every) + " ms");
+  check_reading(ms);
+  return ms;
+}
+
 void check_script(const std::vector<ScriptedClock::Segment>& script) {
   if (script.empty())
     throw Error(ErrorKind::kInvalidArgument, "a scripted clock needs at least one segment");
@@ -185,11 +207,17 @@ void check_script(const std::vector<ScriptedClock::Segment>& script) {
     if (s.every < 1)
       throw Error(ErrorKind::kInvalidArgument,
                   "scripted clock segment every must be >= 1, got " + std::to_string(s.every));
+    // The segment's own readings must be representable; the pattern continued after the
+    // last segment is checked reading by reading.
+    reading_of(s, 0);
+    reading_of(s, s.count - 1);
   }
 }
 }  // namespace
 
-ScriptedClock::ScriptedClock(int64_t ms) : script_{Segment{ms, 1, 0, 1}} {}
+ScriptedClock::ScriptedClock(int64_t ms) : script_{Segment{ms, 1, 0, 1}} { check_reading(ms); }
+
+ScriptedClock::~ScriptedClock() { detail::IdSpace::forget(*this); }
 
 ScriptedClock::ScriptedClock(std::vector<Segment> script) {
   check_script(script);
@@ -213,12 +241,13 @@ void ScriptedClock::append(int64_t ms, int64_t count, int64_t step_ms, int64_t e
 
 void ScriptedClock::set_wall_ms(int64_t ms) { set_script({Segment{ms, 1, 0, 1}}); }
 
-void ScriptedClock::advance_wall_ms(int64_t delta_ms) { set_wall_ms(peek_wall_ms() + delta_ms); }
-
-int64_t ScriptedClock::current_locked() const {
-  const Segment& s = script_[segment_];
-  return s.ms + s.step_ms * (index_ / s.every);
+void ScriptedClock::advance_wall_ms(int64_t delta_ms) {
+  int64_t ms;
+  if (__builtin_add_overflow(peek_wall_ms(), delta_ms, &ms)) ms = delta_ms > 0 ? INT64_MAX : INT64_MIN;
+  set_wall_ms(ms);  // checks the range
 }
+
+int64_t ScriptedClock::current_locked() const { return reading_of(script_[segment_], index_); }
 
 int64_t ScriptedClock::peek_wall_ms() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -227,7 +256,7 @@ int64_t ScriptedClock::peek_wall_ms() const {
 
 int64_t ScriptedClock::wall_ns() {
   std::lock_guard<std::mutex> lock(mu_);
-  const int64_t ms = current_locked();
+  const int64_t ms = current_locked();  // throws, consuming nothing, outside the range
   ++reads_;
   // Advance: the next segment once this one's count is used up, except after the last
   // segment, whose pattern continues for ever.
@@ -246,7 +275,7 @@ int64_t ScriptedClock::monotonic_ns() {
 void ScriptedClock::sleep_ns(int64_t ns) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ns < 0) ns = 0;
-  mono_ns_ += ns;
+  mono_ns_ = detail::saturating_add(mono_ns_, ns);
   if (sleeps_ == 0 || ns > max_sleep_) max_sleep_ = ns;
   if (sleeps_ == 0 || ns < min_sleep_) min_sleep_ = ns;
   ++sleeps_;

@@ -38,8 +38,9 @@
 namespace snowfleet {
 
 namespace detail {
-class NodeLease;  // core/src/node_lease.hpp
-struct SharedState;  // core/src/generator.cc
+class NodeLease;   // core/src/node_lease.hpp
+class IdSpace;     // core/src/id_space.hpp
+class MarkKeeper;  // core/src/mark_keeper.hpp
 }
 
 // ---------------------------------------------------------------------------------------
@@ -227,6 +228,11 @@ std::string format_iso8601(int64_t unix_ms);
 
 /// Everything the generator knows about time comes through this interface, so every
 /// rewind, freeze and exhaustion path can be driven deterministically.
+///
+/// A clock tells real time unless it is a ScriptedClock: generators on the system clock
+/// and on any other Clock object mint in one time, so those of one id space share one
+/// state word (see Generator). Each ScriptedClock is a time of its own: its generators
+/// share state only with generators on that same clock object.
 class Clock {
  public:
   virtual ~Clock() = default;
@@ -245,7 +251,10 @@ class Clock {
 std::shared_ptr<Clock> system_clock();
 
 /// A clock for tests: wall readings come from a script; monotonic time is virtual and
-/// advances only when something sleeps on it. Thread-safe.
+/// advances only when something sleeps on it. Thread-safe. Every reading must lie within
+/// [-kMaxAbsMs, kMaxAbsMs] (what nanoseconds in an int64 can hold, about +-292 years
+/// around 1970): a script that would read outside it throws kInvalidArgument naming the
+/// value, when it is set or at the reading that would leave the range.
 ///
 /// The script is a list of segments. Segment {ms, count, step_ms, every} yields `count`
 /// readings: ms + step_ms * (i / every) for i = 0 .. count-1. After the last segment the
@@ -262,10 +271,15 @@ class ScriptedClock : public Clock {
     int64_t step_ms = 0;  ///< added every `every` readings (may be negative)
     int64_t every = 1;    ///< >= 1
   };
+  /// Largest |reading| in ms: INT64_MAX / 1,000,000.
+  static constexpr int64_t kMaxAbsMs = 9223372036854;
+
   /// A clock frozen at `ms`.
   explicit ScriptedClock(int64_t ms = 0);
   /// Throws kInvalidArgument for an empty script or a count/every below 1.
   explicit ScriptedClock(std::vector<Segment> script);
+  /// Forgets the id spaces of generators that ran on this clock.
+  ~ScriptedClock() override;
 
   /// Replaces the remaining script (readings restart at its first segment).
   void set_script(std::vector<Segment> script);
@@ -416,6 +430,17 @@ struct Status {
 
 /// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a
 /// packed (millisecond, sequence) word: no mutex, no system call.
+///
+/// The word belongs to the generator's id space, not to the generator: the ids a
+/// generator can mint are fixed by the layout's epoch and timestamp position, the node
+/// value (node id << sequence bits, whether written as node_id or as datacenter +
+/// machine) and the clock's time (see Clock). Every generator of one id space in this
+/// process mints from one word, whichever language or copy of the library made it, so
+/// the `twitter` preset and `41.10.12` with Twitter's epoch, or two generators for one
+/// node, can never issue the same id, and a generator made after another one closed
+/// continues after the last millisecond the other issued. A generator whose ids would
+/// overlap an open generator's but cannot share its word (another sequence width, a
+/// leased node id) is refused with kNodeIdUnavailable naming the other one.
 class Generator {
  public:
   explicit Generator(GeneratorOptions options);
@@ -479,13 +504,15 @@ class Generator {
   int64_t read_elapsed_ms(bool* elided, int64_t* wall_ns);
   int64_t read_elapsed_ms_exact(int64_t* wall_ns);
   void note_wall(int64_t now_ms, int64_t high) noexcept;
+  int64_t monotonic_now() const;
   bool past_deadline() const;
-  [[noreturn]] void throw_lease_lost(int64_t now);
-  void extend_mark(int64_t last_packed, int64_t now);
-  void lock_lease(std::unique_lock<std::mutex>& lock);
+  bool near_deadline() const;
+  [[noreturn]] void throw_lease_lost();
   int64_t current_state() const noexcept;
   std::string mark_text() const;
+  std::string describe() const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
+  void close_leased() noexcept;
   int64_t id_of(int64_t packed) const noexcept {
     return ((packed >> layout_.sequence_bits()) << layout_.timestamp_shift()) | node_part_ |
            (packed & seq_mask_);
@@ -497,6 +524,7 @@ class Generator {
   int64_t node_part_;  // node_id << node_shift
   int64_t seq_mask_;
   int64_t max_elapsed_;
+  int64_t max_packed_;  // (max_elapsed << sequence_bits) | seq_mask: the window's last id
   double max_wait_ms_;
   int64_t max_wait_ns_;
   int64_t budget_ns_;  // max(max_wait_ns_, 1 ms): bounds every wait within a call
@@ -504,26 +532,28 @@ class Generator {
   std::shared_ptr<Clock> clock_;
   bool system_clock_;
   WaitHooks hooks_;
-  std::shared_ptr<detail::NodeLease> lease_;  // null unless the node id is leased
-  std::shared_ptr<detail::SharedState> shared_;  // the state word (see state_)
+  std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
+  std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry
+  std::unique_ptr<detail::MarkKeeper> keeper_;      // leased: extends the mark ahead
   const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
-  int64_t initial_state_ = -1;     // state_ at construction (encodes the claimed mark)
-  int64_t mark_persisted_ = -1;    // elapsed ms of the persisted mark; under lease_mu_
-  std::mutex lease_mu_;            // serialises mark writes and close()
+  int64_t initial_state_ = -1;  // state_ at construction (encodes the claimed mark)
+  std::mutex close_mu_;         // serialises close()
   std::atomic<int64_t> closed_state_{-1};  // state_ as close() found it
 
   // What the fast path reads, on one cache line that is written about once per ms: the
   // state word's address, the highest wall reading seen, the usability token, the mark
   // limit. The word itself (packed elapsed_ms << sequence_bits | sequence of the last
-  // issued id, -1 before the first) lives in shared_, on a line of its own, and the
-  // issued-id counter, written by every call, on a third: threads sharing the generator
-  // then bounce those two lines, never the read-mostly one.
-  alignas(64) std::atomic<int64_t>* state_ = nullptr;  // &shared_->word
+  // issued id in this id space, -1 before the first) lives in the process's id-space
+  // registry, on a line of its own, shared by every generator of the space; the
+  // issued-id counter, written by every call, sits on a third line: threads sharing the
+  // generator then bounce those two lines, never the read-mostly one.
+  alignas(64) std::atomic<int64_t>* state_ = nullptr;
   std::atomic<int64_t> wall_high_{INT64_MIN};
   std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
   uint64_t created_token_;
   // Last packed value the persisted high-water mark covers (INT64_MAX without a lease,
-  // INT64_MIN once the lease is lost): the fast path issues nothing above it.
+  // INT64_MIN once the lease is lost): the fast path issues nothing above it. Written by
+  // the mark keeper's thread.
   std::atomic<int64_t> mark_limit_{INT64_MAX};
 
   alignas(64) std::atomic<uint64_t> ids_issued_{0};

@@ -1,0 +1,66 @@
+// What the generator's sources (generator.cc: life cycle and reports; mint.cc: the
+// minting algorithm) share. Internal.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "snowfleet/snowfleet.hpp"
+
+namespace snowfleet {
+namespace detail {
+
+constexpr uint64_t kClosedToken = 0;  // fork generations start at 1
+// A leased generator's state word after close(): below every real state (those are >= -1),
+// so a CAS that expected a real state fails, and every reader checks usability after
+// loading the state. Only in the word the closed generator keeps for itself (the registry
+// gives the id space a fresh one).
+constexpr int64_t kClosedState = INT64_MIN;
+// How close (monotonic ns) a lease deadline may come before every call checks it exactly:
+// the fast path checks only at the first call of each wall millisecond, so it must stop
+// trusting that check a millisecond (plus slew) before the deadline.
+constexpr int64_t kFenceMarginNs = 2'000'000;
+
+[[noreturn]] inline void bad(const std::string& what) {
+  throw Error(ErrorKind::kInvalidArgument, what);
+}
+
+/// "5", "0.25": a number of ms without trailing zeros, for messages.
+std::string ms_text(double ms);
+
+/// a = max(a, v).
+inline void atomic_max(std::atomic<uint64_t>& a, uint64_t v) noexcept {
+  uint64_t cur = a.load(std::memory_order_relaxed);
+  while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+  }
+}
+
+/// Calls the wait hooks around a blocking step that is not a clock wait (waiting for the
+/// mark keeper, stopping it, a final mark write, a release): the Python binding releases
+/// the GIL there, so a thread blocked on the lease never holds it.
+class HooksReleased {
+ public:
+  explicit HooksReleased(const WaitHooks& hooks)
+      : hooks_(hooks), token_(hooks.enter ? hooks.enter(hooks.context) : nullptr) {}
+  ~HooksReleased() {
+    if (hooks_.leave) hooks_.leave(hooks_.context, token_);
+  }
+  HooksReleased(const HooksReleased&) = delete;
+  HooksReleased& operator=(const HooksReleased&) = delete;
+
+ private:
+  const WaitHooks& hooks_;
+  void* token_;
+};
+
+/// a + b, saturated at the int64 limits (monotonic readings from an injected clock may be
+/// anything).
+inline int64_t saturating_add(int64_t a, int64_t b) noexcept {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+}  // namespace detail
+}  // namespace snowfleet

@@ -1,0 +1,81 @@
+// The core's side of the id-space registry (core/src/registry/abi.h).
+#include "id_space.hpp"
+
+#include <new>
+
+namespace snowfleet {
+namespace detail {
+namespace {
+
+const snowfleet_registry_api& registry() {
+  static const snowfleet_registry_api* api = [] {
+    const snowfleet_registry_api* a = snowfleet_registry_v1();
+    if (a == nullptr || a->abi_version != 1 || a->size < sizeof(snowfleet_registry_api))
+      throw Error(ErrorKind::kInternal,
+                  "libsnowfleet_registry.so.1 loaded in this process is incompatible with this "
+                  "snowfleet (registry ABI " +
+                      std::to_string(a ? a->abi_version : 0) + ")");
+    return a;
+  }();
+  return *api;
+}
+
+// Real time is one time; a ScriptedClock is a time of its own, named by its address (the
+// clock forgets its spaces when it is destroyed, before the address can be reused).
+uint64_t time_source_of(const Clock& clock) {
+  return dynamic_cast<const ScriptedClock*>(&clock) != nullptr
+             ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&clock))
+             : 0;
+}
+
+}  // namespace
+
+IdSpace::IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
+                 const std::string& description) {
+  snowfleet_space key{};
+  key.time_source = time_source_of(clock);
+  key.epoch_ms = layout.epoch_ms();
+  key.timestamp_shift = layout.timestamp_shift();
+  key.sequence_bits = layout.sequence_bits();
+  key.low_first = node_id << layout.node_shift();
+  key.low_last = key.low_first | layout.max_sequence();
+  key.exclusive = exclusive ? 1 : 0;
+  char why[192];
+  const int rc = registry().open(&key, description.c_str(), &slot_, &word_, why, sizeof why);
+  if (rc == 1)
+    throw Error(ErrorKind::kNodeIdUnavailable,
+                description + " would mint ids that " + why +
+                    ", open in this process, can mint too, and the two cannot share one state "
+                    "(another sequence width, or a leased node id); close it first or use "
+                    "another node id");
+  if (rc != 0) throw std::bad_alloc();
+}
+
+IdSpace::~IdSpace() {
+  if (word_ != nullptr) registry().release_word(word_);
+}
+
+std::atomic<int64_t>* IdSpace::word() const noexcept {
+  // The registry's word is a plain int64_t that every copy of the core accesses only
+  // atomically; std::atomic<int64_t> is that int64_t (lock-free, same size and alignment).
+  static_assert(sizeof(std::atomic<int64_t>) == sizeof(int64_t) &&
+                    alignof(std::atomic<int64_t>) == alignof(int64_t),
+                "std::atomic<int64_t> must be a plain int64_t");
+  return reinterpret_cast<std::atomic<int64_t>*>(&word_->value);
+}
+
+void IdSpace::close(bool retire, int64_t final_value) noexcept {
+  if (slot_ == nullptr) return;
+  registry().close(slot_, retire ? 1 : 0, final_value);
+  slot_ = nullptr;
+}
+
+size_t IdSpace::remembered() noexcept { return registry().space_count(); }
+
+void IdSpace::forget(const Clock& clock) noexcept {
+  const uint64_t source = time_source_of(clock);
+  if (source != 0) registry().forget_time_source(source);
+}
+
+}  // namespace detail
+}  // namespace snowfleet

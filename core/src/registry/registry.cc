@@ -1,0 +1,220 @@
+// libsnowfleet_registry.so.1: the process's one registry of id spaces (see abi.h).
+//
+// Deliberately small and self-contained: no C++ runtime (no exceptions, no operator new,
+// no standard containers), only libc and pthreads, so that whichever copy of the library
+// a process loaded first can serve copies of the core built by other compilers or
+// releases. Every function runs under one mutex; none runs per id: generators take their
+// word at construction and mint on it directly.
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi.h"
+
+#define SNOWFLEET_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+struct Space {
+  snowfleet_space key;  // key.exclusive: whether the open generator (if any) is exclusive
+  int open;             // generators that have it open
+  snowfleet_word* word;
+  char description[160];
+};
+
+pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+Space** g_spaces = nullptr;  // g_count used, g_capacity allocated
+size_t g_count = 0, g_capacity = 0;
+
+int64_t load(const snowfleet_word* w) { return __atomic_load_n(&w->value, __ATOMIC_ACQUIRE); }
+
+snowfleet_word* new_word(int64_t value) {
+  void* p = aligned_alloc(64, sizeof(snowfleet_word));
+  if (p == nullptr) return nullptr;
+  auto* w = static_cast<snowfleet_word*>(p);
+  w->value = value;
+  w->refs = 1;
+  return w;
+}
+
+void unref(snowfleet_word* w) {
+  if (--w->refs == 0) free(w);
+}
+
+void copy_text(char* to, size_t size, const char* from) {
+  if (size == 0) return;
+  size_t n = from ? strlen(from) : 0;
+  if (n >= size) n = size - 1;
+  if (n) memcpy(to, from, n);
+  to[n] = '\0';
+}
+
+void remove_at(size_t i) {
+  Space* s = g_spaces[i];
+  unref(s->word);
+  free(s);
+  g_spaces[i] = g_spaces[--g_count];
+}
+
+bool same_shape(const snowfleet_space& a, const snowfleet_space& b) {
+  return a.sequence_bits == b.sequence_bits && a.low_first == b.low_first &&
+         a.low_last == b.low_last;
+}
+
+// The packed value, in `to`'s packing, of "the millisecond of `last` (in `from`'s packing)
+// fully spent": what a new space starts from so it mints nothing an overlapping closed
+// space may have minted. Both share the epoch and the timestamp shift, so a millisecond
+// is the same number in both; it fits: elapsed < 2^(63 - shift) and sequence_bits <= shift.
+int64_t spent_through(int64_t last, const snowfleet_space& from, const snowfleet_space& to) {
+  if (last < 0) return -1;
+  const int64_t ms = last >> from.sequence_bits;
+  return (ms << to.sequence_bits) | ((int64_t{1} << to.sequence_bits) - 1);
+}
+
+int open_locked(const snowfleet_space* key, const char* description, snowfleet_slot** slot,
+                snowfleet_word** word, char* why, size_t why_size) {
+  Space* found = nullptr;
+  int64_t start = -1;
+  for (size_t i = 0; i < g_count;) {
+    Space* s = g_spaces[i];
+    const snowfleet_space& k = s->key;
+    // Spaces of different times (real time, each scripted clock) never meet.
+    const bool overlap = k.time_source == key->time_source && k.epoch_ms == key->epoch_ms &&
+                         k.timestamp_shift == key->timestamp_shift &&
+                         k.low_first <= key->low_last && key->low_first <= k.low_last;
+    if (!overlap) {
+      ++i;
+      continue;
+    }
+    const bool exact = same_shape(k, *key);
+    if (s->open > 0) {
+      if (!exact || k.exclusive || key->exclusive) {
+        copy_text(why, why_size, s->description);
+        return 1;
+      }
+      found = s;
+      ++i;
+    } else if (exact) {
+      found = s;
+      ++i;
+    } else {
+      // A closed space of another shape over some of the same ids: the new space takes
+      // over its history (its last millisecond, spent) and it is forgotten.
+      const int64_t v = spent_through(load(s->word), k, *key);
+      if (v > start) start = v;
+      remove_at(i);
+    }
+  }
+  if (found == nullptr) {
+    if (g_count == g_capacity) {
+      const size_t cap = g_capacity ? g_capacity * 2 : 16;
+      void* grown = realloc(g_spaces, cap * sizeof(Space*));
+      if (grown == nullptr) return 2;
+      g_spaces = static_cast<Space**>(grown);
+      g_capacity = cap;
+    }
+    found = static_cast<Space*>(calloc(1, sizeof(Space)));
+    if (found == nullptr) return 2;
+    found->word = new_word(start);
+    if (found->word == nullptr) {
+      free(found);
+      return 2;
+    }
+    found->key = *key;
+    g_spaces[g_count++] = found;
+  } else if (start > load(found->word)) {
+    // Cannot happen while spaces of one band stay disjoint; kept so that it never goes back.
+    __atomic_store_n(&found->word->value, start, __ATOMIC_RELEASE);
+  }
+  found->key.exclusive = key->exclusive;
+  if (found->open++ == 0 || key->exclusive)
+    copy_text(found->description, sizeof found->description, description);
+  ++found->word->refs;
+  *slot = reinterpret_cast<snowfleet_slot*>(found);
+  *word = found->word;
+  return 0;
+}
+
+int registry_open(const snowfleet_space* key, const char* description, snowfleet_slot** slot,
+                  snowfleet_word** word, char* why, size_t why_size) {
+  if (why_size) why[0] = '\0';
+  pthread_mutex_lock(&g_mu);
+  const int rc = open_locked(key, description, slot, word, why, why_size);
+  pthread_mutex_unlock(&g_mu);
+  return rc;
+}
+
+void registry_close(snowfleet_slot* slot, int retire, int64_t final_value) {
+  auto* s = reinterpret_cast<Space*>(slot);
+  pthread_mutex_lock(&g_mu);
+  if (s->open > 0) --s->open;
+  if (s->open == 0) s->key.exclusive = 0;
+  if (retire && s->open == 0) {
+    snowfleet_word* fresh = new_word(final_value);
+    if (fresh != nullptr) {
+      unref(s->word);
+      s->word = fresh;
+    }
+    // Out of memory: the space keeps the closing generator's word, and with it the
+    // sentinel; a later generator of the space then refuses instead of duplicating.
+  }
+  pthread_mutex_unlock(&g_mu);
+}
+
+void registry_release_word(snowfleet_word* word) {
+  pthread_mutex_lock(&g_mu);
+  unref(word);
+  pthread_mutex_unlock(&g_mu);
+}
+
+void registry_forget_time_source(uint64_t time_source) {
+  if (time_source == 0) return;  // real time is never forgotten
+  pthread_mutex_lock(&g_mu);
+  for (size_t i = 0; i < g_count;) {
+    if (g_spaces[i]->key.time_source == time_source && g_spaces[i]->open == 0)
+      remove_at(i);
+    else
+      ++i;
+  }
+  pthread_mutex_unlock(&g_mu);
+}
+
+size_t registry_space_count(void) {
+  pthread_mutex_lock(&g_mu);
+  const size_t n = g_count;
+  pthread_mutex_unlock(&g_mu);
+  return n;
+}
+
+// fork(): the registry is copied into the child consistent (the mutex is held across the
+// fork), and there nothing counts as open: the generators the child inherited are the
+// parent's and refuse to mint.
+void before_fork(void) { pthread_mutex_lock(&g_mu); }
+void after_fork_parent(void) { pthread_mutex_unlock(&g_mu); }
+void after_fork_child(void) {
+  for (size_t i = 0; i < g_count; ++i) {
+    g_spaces[i]->open = 0;
+    g_spaces[i]->key.exclusive = 0;
+  }
+  pthread_mutex_unlock(&g_mu);
+}
+
+__attribute__((constructor)) void registry_loaded(void) {
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+const snowfleet_registry_api g_api = {
+    1,
+    sizeof(snowfleet_registry_api),
+    registry_open,
+    registry_close,
+    registry_release_word,
+    registry_forget_time_source,
+    registry_space_count,
+};
+
+}  // namespace
+
+extern "C" SNOWFLEET_EXPORT const snowfleet_registry_api* snowfleet_registry_v1(void) {
+  return &g_api;
+}
