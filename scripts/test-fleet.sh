@@ -30,7 +30,7 @@ build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
-cmake --build "$build" --target snowfleet_tests fleet_worker snowfleet >/dev/null
+cmake --build "$build" --target snowfleet_tests fleet_worker outage_probe snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
 etcd_pid=""
