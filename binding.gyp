@@ -1,4 +1,6 @@
-# Builds the Node addon from the core's sources plus the node-addon-api glue.
+# Builds the Node addon from the core's sources plus the node-addon-api glue, and the
+# process's id-space registry (libsnowfleet_registry.so.1, core/src/registry/) beside it:
+# the addon finds it through RUNPATH $ORIGIN, and prebuilds carry it next to the .node.
 # The core source list below must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
 # node/test/manifest.test.js fails when the two disagree.
 #
@@ -18,7 +20,10 @@
         "core/src/codec.cc",
         "core/src/errors.cc",
         "core/src/generator.cc",
+        "core/src/id_space.cc",
         "core/src/layout.cc",
+        "core/src/mark_keeper.cc",
+        "core/src/mint.cc",
         "core/src/node_source.cc",
         "core/src/node_source_etcd.cc",
         "core/src/node_source_local.cc",
@@ -46,12 +51,28 @@
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
         "MACOSX_DEPLOYMENT_TARGET": "10.15"
       },
+      "dependencies": ["snowfleet_registry"],
+      "ldflags": ["-Wl,-rpath,'$$ORIGIN'"],
       "conditions": [
         ["snowfleet_etcd==1", {
           "defines": ["SNOWFLEET_HAVE_ETCD=1"],
           "libraries": ["-lcurl"]
         }]
       ]
+    },
+    {
+      "target_name": "snowfleet_registry",
+      "type": "shared_library",
+      "product_prefix": "lib",
+      "product_name": "snowfleet_registry",
+      "product_extension": "so.1",
+      "product_dir": "<(PRODUCT_DIR)",
+      "sources": ["core/src/registry/registry.cc"],
+      "cflags!": ["-fno-exceptions", "-fno-rtti"],
+      "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc": ["-std=c++17", "-O2", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
+                    "-Wall", "-Wextra"],
+      "ldflags": ["-static-libstdc++", "-static-libgcc", "-Wl,--no-undefined", "-pthread"]
     }
   ]
 }

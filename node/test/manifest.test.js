@@ -34,6 +34,17 @@ test("binding.gyp compiles exactly core/CMakeLists.txt's SNOWFLEET_CORE_SOURCES"
   for (const s of gypSources()) assert.ok(fs.existsSync(path.join(ROOT, s)), `${s} is missing`);
 });
 
+test('binding.gyp builds the id-space registry from core/src/registry/', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8');
+  const gyp = JSON.parse(text.replace(/^\s*#.*$/gm, ''));
+  const registry = gyp.targets.find((t) => t.target_name === 'snowfleet_registry');
+  assert.ok(registry, 'no snowfleet_registry target');
+  const cc = fs.readdirSync(path.join(ROOT, 'core', 'src', 'registry')).filter((f) => f.endsWith('.cc'));
+  assert.deepEqual(registry.sources, cc.map((f) => `core/src/registry/${f}`));
+  assert.equal(`${registry.product_prefix}${registry.product_name}.${registry.product_extension}`,
+    'libsnowfleet_registry.so.1', 'the file name must be the SONAME every copy of the core asks for');
+});
+
 test('binding.gyp compiles every glue file in bindings/node/', () => {
   const glue = fs.readdirSync(path.join(ROOT, 'bindings', 'node')).filter((f) => f.endsWith('.cc')).map((f) => `bindings/node/${f}`);
   const gypGlue = gypSources().filter((s) => s.startsWith('bindings/'));
@@ -58,7 +69,9 @@ test('npm pack carries the core sources, headers, glue and JS entry points', () 
     'core/CMakeLists.txt',
     'core/include/snowfleet/snowfleet.hpp',
     ...gypSources(),
-    ...fs.readdirSync(path.join(ROOT, 'core', 'src')).map((f) => `core/src/${f}`),
+    ...fs.readdirSync(path.join(ROOT, 'core', 'src'), { recursive: true })
+      .filter((f) => fs.statSync(path.join(ROOT, 'core', 'src', f)).isFile())
+      .map((f) => `core/src/${f}`),
     ...fs.readdirSync(path.join(ROOT, 'bindings', 'node')).map((f) => `bindings/node/${f}`),
     'node/index.js',
     'node/index.mjs',

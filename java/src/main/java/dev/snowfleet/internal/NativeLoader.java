@@ -14,13 +14,20 @@ import java.util.Locale;
  * copy the jar carries under {@code /native/<os>-<arch>/} (extracted to a temporary directory
  * and {@link System#load loaded}), then {@link System#loadLibrary System.loadLibrary}
  * ("snowfleet_jni" on {@code java.library.path}) for a library installed on the system.
- * Not part of the public API.
+ *
+ * <p>The JNI library needs {@value #REGISTRY} (the process's one id-space registry) from its
+ * own directory: the jar carries it beside the JNI library and both are extracted together.
+ * Every class loader loads its own copy of the JNI library, but the dynamic linker loads the
+ * registry once per process, so generators of one id space share one state whichever web
+ * application made them. Not part of the public API.
  */
 public final class NativeLoader {
     /** System property naming the library file to load instead of the bundled one. */
     public static final String PROPERTY = "snowfleet.library.path";
     /** The base name given to System.loadLibrary. */
     public static final String LIBRARY = "snowfleet_jni";
+    /** The id-space registry's file name (its SONAME), carried next to the JNI library. */
+    public static final String REGISTRY = "libsnowfleet_registry.so.1";
 
     private static String source;
 
@@ -44,13 +51,20 @@ public final class NativeLoader {
         }
         String resource = resourcePath();
         if (NativeLoader.class.getResource(resource) != null) {
-            Path file = extract(resource);
+            Path dir = tempDirectory(resource);
             try {
-                System.load(file.toString());
-            } catch (UnsatisfiedLinkError e) {
-                throw link("cannot load the bundled " + resource, e);
+                String registry = "/native/" + platform() + "/" + REGISTRY;
+                if (NativeLoader.class.getResource(registry) != null) {
+                    extract(registry, dir.resolve(REGISTRY));
+                }
+                Path file = extract(resource, dir.resolve(System.mapLibraryName(LIBRARY)));
+                try {
+                    System.load(file.toString());
+                } catch (UnsatisfiedLinkError e) {
+                    throw link("cannot load the bundled " + resource, e);
+                }
             } finally {
-                deleteQuietly(file);
+                deleteQuietly(dir);
             }
             source = "jar:" + resource;
             return;
@@ -107,30 +121,40 @@ public final class NativeLoader {
         return "/native/" + platform() + "/" + System.mapLibraryName(LIBRARY);
     }
 
-    private static Path extract(String resource) {
-        try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new UnsatisfiedLinkError("resource " + resource + " vanished");
-            }
-            // A private directory per process: no other user can swap the file before load.
+    // A private directory per load: no other user can swap a file before it is loaded.
+    private static Path tempDirectory(String resource) {
+        try {
             Path dir = Files.createTempDirectory("snowfleet-jni-");
             dir.toFile().deleteOnExit();
-            Path file = dir.resolve(System.mapLibraryName(LIBRARY));
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            file.toFile().deleteOnExit();
-            return file;
+            return dir;
         } catch (IOException e) {
             throw link("cannot extract " + resource + " to a temporary directory (set -D"
                     + PROPERTY + " to a copy on disk instead)", e);
         }
     }
 
-    // The mapping outlives the file on POSIX systems, so the copy goes as soon as it is
-    // loaded; elsewhere deleteOnExit (set above) removes it later.
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(file.getParent());
+    private static Path extract(String resource, Path file) {
+        try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("resource " + resource + " vanished");
+            }
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw link("cannot extract " + resource + " to " + file.getParent() + " (set -D"
+                    + PROPERTY + " to a copy on disk instead)", e);
+        }
+    }
+
+    // The mappings outlive the files on POSIX systems, so the copies go as soon as they are
+    // loaded; elsewhere deleteOnExit (set above) removes them later.
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
         } catch (IOException | SecurityException ignored) {
             // deleteOnExit is still registered
         }

@@ -95,6 +95,9 @@ class NativeLoaderTest {
     @Test
     void thePropertyOverrides() throws Exception {
         Path copy = Files.copy(bundledLibrary(), tmp.resolve("libcopy.so"));
+        // The JNI library finds the id-space registry in its own directory.
+        Files.copy(bundledLibrary().resolveSibling(NativeLoader.REGISTRY),
+                tmp.resolve(NativeLoader.REGISTRY));
         Result r = probe(classesDir() + File.pathSeparator + testClassesDir(),
                 "-D" + NativeLoader.PROPERTY + "=" + copy);
         assertMinted(r);
