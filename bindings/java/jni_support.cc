@@ -1,5 +1,6 @@
 // JNI plumbing for the Java facade: strings (UTF-8 <-> UTF-16) and errors (core error kinds
 // -> Java exception classes, any other C++ exception -> InternalErrorException).
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -194,10 +195,17 @@ void throw_java_internal(JNIEnv* env, const char* what) noexcept {
   last_resort(env);
 }
 
+void throw_java_out_of_memory(JNIEnv* env) noexcept {
+  jclass oom = env->FindClass("java/lang/OutOfMemoryError");
+  if (oom == nullptr || env->ThrowNew(oom, "snowfleet: out of native memory") != 0)
+    last_resort(env);
+}
+
 void throw_error_for_test(int index, const std::string& message, int64_t drift_ms) {
   throw snowfleet::Error(kind_at(index).kind, message, drift_ms);
 }
 void throw_std_exception_for_test(const std::string& message) { throw std::runtime_error(message); }
+void throw_bad_alloc_for_test() { throw std::bad_alloc(); }
 void throw_unknown_for_test() { throw 42; }
 
 }  // namespace snowfleet_java

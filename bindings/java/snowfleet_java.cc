@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -150,6 +151,11 @@ NativeGenerator::~NativeGenerator() { g_live_generators.fetch_sub(1); }
 
 jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
   const size_t count = snowfleet::Generator::batch_size(n);  // before a Java array exists
+  // Everything is allocated before the core reserves an id: a batch that cannot be
+  // returned (OutOfMemoryError for the Java array, bad_alloc for the buffer) spends nothing.
+  const jsize size = static_cast<jsize>(count);
+  jlongArray out = env->NewLongArray(size);
+  if (out == nullptr) throw std::bad_alloc();  // OutOfMemoryError stays pending
   // One core call fills a native buffer, one SetLongArrayRegion copies it out. A pinned
   // array (GetPrimitiveArrayCritical) would save the copy but would hold off the garbage
   // collector for as long as the core waits for the clock, which a strict-mode batch may.
@@ -159,7 +165,8 @@ jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
   std::vector<int64_t>& buf = count <= kKeep ? scratch : big;
   if (buf.size() < count) buf.resize(count);
   gen_.next_ids(buf.data(), count);
-  return new_long_array(env, reinterpret_cast<const jlong*>(buf.data()), static_cast<jsize>(count));
+  env->SetLongArrayRegion(out, 0, size, reinterpret_cast<const jlong*>(buf.data()));
+  return out;
 }
 
 jlongArray NativeGenerator::stats(JNIEnv* env) const {

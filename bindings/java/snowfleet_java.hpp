@@ -42,11 +42,16 @@ jstring to_jstring(JNIEnv* env, const std::string& s) noexcept;
 void throw_java_exception(JNIEnv* env, const snowfleet::Error& error) noexcept;
 /// Throws dev.snowfleet.InternalErrorException for any other C++ exception.
 void throw_java_internal(JNIEnv* env, const char* what) noexcept;
+/// Throws java.lang.OutOfMemoryError for a std::bad_alloc: the JVM's own answer to memory
+/// running out, which callers already handle, rather than an internal error.
+void throw_java_out_of_memory(JNIEnv* env) noexcept;
 
-/// Test hooks: throw a snowfleet::Error of kind `index`, a std::runtime_error, or a
-/// non-std exception, so the tests can prove none of them crosses JNI uncaught.
+/// Test hooks: throw a snowfleet::Error of kind `index`, a std::runtime_error, a
+/// std::bad_alloc, or a non-std exception, so the tests can prove none of them crosses JNI
+/// uncaught.
 void throw_error_for_test(int index, const std::string& message, int64_t drift_ms);
 void throw_std_exception_for_test(const std::string& message);
+void throw_bad_alloc_for_test();
 void throw_unknown_for_test();
 /// Returns its argument: the cost of one bare JNI call, and the int64 <-> long check.
 int64_t echo(int64_t value);
@@ -133,6 +138,8 @@ class NativeGenerator {
 
   int64_t next_id() { return gen_.next_id(); }
   /// A new long[n] filled by one core call. n outside [0, kMaxBatch] is INVALID_ARGUMENT.
+  /// The array and the buffer are allocated before any id is reserved, so when either
+  /// cannot be (OutOfMemoryError) the generator's state and counters are unchanged.
   jlongArray next_ids(JNIEnv* env, int64_t n);
   /// long[9]: ids_issued, rewinds_seen, waits, waited_ns_total, waited_ns_max, refusals,
   /// ms_borrowed, mark_writes, lease_refusals.

@@ -32,6 +32,7 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
 // Exception plumbing and the core's shared_ptr stay on the C++ side.
 %ignore snowfleet_java::throw_java_exception;
 %ignore snowfleet_java::throw_java_internal;
+%ignore snowfleet_java::throw_java_out_of_memory;
 %ignore snowfleet_java::NativeScriptedClock::clock;
 
 // Java names in lowerCamelCase; classes keep theirs.
@@ -47,6 +48,9 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
     $action
   } catch (const snowfleet::Error& e) {
     if (!jenv->ExceptionCheck()) snowfleet_java::throw_java_exception(jenv, e);
+    return $null;
+  } catch (const std::bad_alloc&) {
+    if (!jenv->ExceptionCheck()) snowfleet_java::throw_java_out_of_memory(jenv);
     return $null;
   } catch (const std::exception& e) {
     if (!jenv->ExceptionCheck()) snowfleet_java::throw_java_internal(jenv, e.what());

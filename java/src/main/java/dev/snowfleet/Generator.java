@@ -74,6 +74,9 @@ public final class Generator implements AutoCloseable {
      * skipped (never issued to anyone) and the exception is thrown.
      *
      * @throws InvalidArgumentException when n is negative or above 2^24
+     * @throws OutOfMemoryError when the array (or the native buffer it is filled from) cannot
+     *     be allocated; that happens before any id is reserved, so nothing was issued and the
+     *     next call works
      */
     public long[] nextIds(int n) {
         return handle.nextIds(n);

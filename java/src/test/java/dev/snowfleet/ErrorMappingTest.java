@@ -100,6 +100,13 @@ class ErrorMappingTest {
     }
 
     @Test
+    void nativeOutOfMemoryBecomesOutOfMemoryError() {
+        OutOfMemoryError e = assertThrows(OutOfMemoryError.class, SnowfleetNative::throwBadAllocForTest);
+        assertTrue(e.getMessage().contains("native memory"), e.getMessage());
+        assertEquals(5, SnowfleetNative.echo(5));
+    }
+
+    @Test
     void invalidUtf8InACoreMessageIsReplacedNotFatal() {
         // The core quotes at most 40 bytes of a bad mode, cutting the two-byte \u00e9 in
         // half: the glue must turn the stray byte into U+FFFD, not hand NewStringUTF garbage.
