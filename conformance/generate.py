@@ -4,7 +4,8 @@
     python3 conformance/generate.py           # (re)write the vector files
     python3 conformance/generate.py --check   # exit 1 when a checked-in file is stale
 
-Every expected value comes from model/snowfleet_model.py (never from the core under test).
+Every expected value comes from model/snowfleet_model.py, or model/time_model.py for
+time.json (whose cases are listed in time_cases.py), never from the core under test.
 The seeds' worked examples and Working Python assertions are asserted here against the
 model's results, so a vector that contradicts the seeds cannot be written.
 """
@@ -20,6 +21,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "model"))
 
 import snowfleet_model as m  # noqa: E402
+from time_cases import time_cases  # noqa: E402  (time.json's cases, from model/time_model.py)
 
 VECTORS = HERE / "vectors"
 SCHEMA_VERSION = 1
@@ -809,6 +811,12 @@ def documents():
             "description": "Generators on scripted clocks: every executable assertion of the "
                            "seeds' Working Python, rewinds, exhaustion, drift, batches, stats.",
             "generated_by": "conformance/generate.py", "cases": scenario_cases()},
+        "time.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "time",
+            "description": "RFC 3339 time text to Unix ms (parse_iso8601 / parse_time / "
+                           "parseTime): accepted forms with their ms, refused forms with the "
+                           "rule the message names.",
+            "generated_by": "conformance/generate.py", "cases": time_cases()},
     }
 
 

@@ -21,8 +21,8 @@ def strict_load(path):
     return json.loads(path.read_text(encoding="utf-8"), parse_constant=no_constants)
 
 
-def test_there_are_three_files():
-    assert [p.name for p in FILES] == ["codec.json", "layout.json", "scenarios.json"]
+def test_there_are_four_files():
+    assert [p.name for p in FILES] == ["codec.json", "layout.json", "scenarios.json", "time.json"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -36,6 +36,15 @@ def test_schema_rejects_a_bad_case():
     schema = json.loads((HERE / "schema.json").read_text())
     doc = strict_load(HERE / "vectors" / "codec.json")
     doc["cases"][0]["expect"] = {"id": 141264821508263936}  # a number, not a string
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)
+
+
+def test_schema_rejects_a_time_refusal_without_its_rule():
+    schema = json.loads((HERE / "schema.json").read_text())
+    doc = strict_load(HERE / "vectors" / "time.json")
+    refusal = next(c for c in doc["cases"] if "error" in c["expect"])
+    del refusal["expect"]["message_contains"]  # a refusal must say which rule it names
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(doc, schema)
 

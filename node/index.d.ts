@@ -165,6 +165,14 @@ export function compose(fields: ComposeFields): bigint;
 export function parseId(text: string): bigint;
 /** The decimal string of an id. */
 export function formatId(id: IdLike): string;
+/**
+ * Parses an RFC 3339 date-time into Unix ms with the core's one parser, e.g.
+ * parseTime('2025-01-24T20:35:58.021+01:00') === 1737747358021. YYYY-MM-DDTHH:MM:SS[.fraction]
+ * then Z, +HH:MM or -HH:MM; 't'/'z' may be lower case; no space for 'T'; years 0000-9999; the
+ * day must exist in its month; digits past the ms must be 0; no leap second (:60). Anything
+ * else throws InvalidArgument quoting the text and naming the rule; a non-string, TypeError.
+ */
+export function parseTime(text: string): number;
 /** A copy of value with every bigint (and BigInt64Array element) as a decimal string, for JSON.stringify. */
 export function toJSONSafe(value: unknown): any;
 /** A JSON.stringify replacer that writes bigints as decimal strings. */

@@ -108,7 +108,7 @@ function jsonReplacer(_key, value) {
 
 // ---- exports --------------------------------------------------------------------------
 
-const { Generator, Layout, ScriptedClock, decode, compose, parseId, formatId } = binding;
+const { Generator, Layout, ScriptedClock, decode, compose, parseId, formatId, parseTime } = binding;
 
 /** Deterministic clocks for tests (the conformance runner uses it too). */
 const testing = Object.freeze({ ScriptedClock });
@@ -120,6 +120,7 @@ module.exports = {
   compose,
   parseId,
   formatId,
+  parseTime,
   toJSONSafe,
   jsonReplacer,
   testing,

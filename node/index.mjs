@@ -13,6 +13,7 @@ export const {
   compose,
   parseId,
   formatId,
+  parseTime,
   toJSONSafe,
   jsonReplacer,
   testing,

@@ -45,6 +45,29 @@ expect_exit 2 decode 9223372036854775808
 expect_exit 2 compose --timestamp-ms 1 --node 1  # before the epoch
 expect_exit 2 compose --time yesterday --node 1
 expect_exit 2 layout 41.10.13@0
+
+# --time: RFC 3339, read by the core's one parser (conformance/vectors/time.json pins every
+# accepted and refused form); a refused text exits 2 and the message names the rule.
+expect_time_refused() {  # expect_time_refused TEXT RULE
+  expect_exit 2 compose --time "$1" --node 1
+  grep -qF -- "$2" /tmp/snowfleet_cli_err || fail "--time '$1': stderr lacks '$2': $(cat /tmp/snowfleet_cli_err)"
+}
+expect_time_refused "2024-06-01T-1:00:00Z" "the hour must be 2 ASCII digits"
+expect_time_refused "2024-06-01T00:00:00.-12Z" "fraction"
+expect_time_refused "2024-02-31T00:00:00Z" "day 31 is outside 01-29 for 2024-02"
+expect_time_refused "2023-02-29T00:00:00Z" "day 29 is outside 01-28 for 2023-02"
+expect_time_refused "2024-06-01 00:00:00Z" "not a space"
+expect_time_refused " 2024-06-01T00:00:00Z" "the year must be 4 ASCII digits"
+expect_time_refused "2024-06-01T00:00:00Z " "unexpected text after the offset"
+expect_time_refused "2024-06-01T00:00: 5Z" "the second must be 2 ASCII digits"
+expect_time_refused "2024-6-1T0:0:0Z" "the month must be 2 ASCII digits"
+expect_time_refused "2024-06-30T23:59:60Z" "leap second"
+expect_time_refused "2024-06-01T00:00:00.0001Z" "whole milliseconds"
+expect_time_refused "2024-06-01T00:00:00" "an offset is required"
+expect_time_refused "2024-06-01T00:00:00+24:00" "offset hour 24 is outside 00-23"
+# Offsets and short fractions are RFC 3339 too: the same instant as the UTC form.
+[ "$("$cli" compose --time 2025-01-24T20:35:58.021+01:00 --node 37)" = 141264821508263936 ] || fail compose-time-offset
+[ "$("$cli" compose --time 2025-01-24t19:35:58.0210z --node 37)" = 141264821508263936 ] || fail compose-time-lowercase
 expect_exit 1 next --node-source env:SNOWFLEET_UNSET_VARIABLE_FOR_TEST   # no id: runtime failure
 expect_exit 2 next --node-source bogus:1
 expect_exit 0 layout 42.8.13@1704067200000

@@ -96,6 +96,7 @@ jlongArray decode(JNIEnv* env, int64_t e, int t, int d, int m, int s, int64_t id
   return new_long_array(env, v, 5);
 }
 int64_t parse_id(const std::string& text) { return snowfleet::parse_id(text); }
+int64_t parse_iso8601(const std::string& text) { return snowfleet::parse_iso8601(text); }
 
 double default_max_wait_ms() { return snowfleet::GeneratorOptions{}.max_wait_ms; }
 int64_t default_max_drift_ms() { return snowfleet::GeneratorOptions{}.max_drift_ms; }

@@ -82,6 +82,8 @@ int64_t compose_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
 jlongArray decode(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                   int machine_bits, int sequence_bits, int64_t id);
 int64_t parse_id(const std::string& text);
+/// Unix ms of an RFC 3339 date-time (snowfleet::parse_iso8601).
+int64_t parse_iso8601(const std::string& text);
 
 /// The core's GeneratorOptions defaults, so the Java builder starts from the same values.
 double default_max_wait_ms();

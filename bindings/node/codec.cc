@@ -1,4 +1,5 @@
-// Layout (a wrapped snowfleet::Layout) and the codec functions decode / compose / parseId.
+// Layout (a wrapped snowfleet::Layout) and the codec functions decode / compose / parseId /
+// formatId / parseTime.
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -176,6 +177,12 @@ Napi::Value ParseId(const Napi::CallbackInfo& info) {
   return Napi::BigInt::New(info.Env(), Guard(info.Env(), [&] { return snowfleet::parse_id(text); }));
 }
 
+/// parseTime(text) -> Unix ms (a Number), through the core's RFC 3339 parser.
+Napi::Value ParseTime(const Napi::CallbackInfo& info) {
+  const std::string text = ToString(info[0], "time text");
+  return FromMs(info.Env(), Guard(info.Env(), [&] { return snowfleet::parse_iso8601(text); }));
+}
+
 /// formatId(id) -> decimal string, through the core's formatter.
 Napi::Value FormatId(const Napi::CallbackInfo& info) {
   const int64_t id = ToId(info[0], "id");
@@ -192,6 +199,7 @@ void InitCodec(Napi::Env env, Napi::Object exports) {
   exports.Set("compose", Napi::Function::New<Compose>(env, "compose"));
   exports.Set("parseId", Napi::Function::New<ParseId>(env, "parseId"));
   exports.Set("formatId", Napi::Function::New<FormatId>(env, "formatId"));
+  exports.Set("parseTime", Napi::Function::New<ParseTime>(env, "parseTime"));
 }
 
 snowfleet::Layout ToLayout(Napi::Value v, const std::string& name) {

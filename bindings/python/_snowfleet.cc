@@ -282,6 +282,9 @@ PYBIND11_MODULE(_snowfleet, m) {
       "(timestamp_ms, node_id, datacenter_id, machine_id, sequence)");
   m.def(
       "parse_id", [](const std::string& text) { return sf::parse_id(text); }, py::arg("text"));
+  m.def(
+      "parse_iso8601", [](const std::string& text) { return sf::parse_iso8601(text); },
+      py::arg("text"));
   m.def("format_iso8601", &sf::format_iso8601, py::arg("unix_ms"));
   m.def(
       "_gil_releases", [] { return g_gil_releases.load(std::memory_order_relaxed); },

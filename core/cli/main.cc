@@ -2,7 +2,7 @@
 //
 //   snowfleet next --node 37 [-n 10] [--layout L] [--mode monotonic]
 //   snowfleet decode ID... [--layout twitter] [--json]
-//   snowfleet compose (--timestamp-ms MS | --time ISO) (--node N | --datacenter D --machine M)
+//   snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D --machine M)
 //                     [--sequence S] [--layout L]
 //   snowfleet layout [L] [--json]
 //
@@ -29,13 +29,14 @@ const char* kUsage =
     "  snowfleet next (--node N | --node-source SPEC) [-n COUNT] [--layout L]\n"
     "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
     "  snowfleet decode ID... [--layout L] [--json]\n"
-    "  snowfleet compose (--timestamp-ms MS | --time ISO-8601) (--node N | --datacenter D "
+    "  snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D "
     "--machine M)\n"
     "                    [--sequence S] [--layout L]\n"
     "  snowfleet layout [L] [--json]\n"
     "\n"
     "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
     "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n"
+    "RFC3339 is a time with its offset: 2025-01-24T19:35:58.021Z or 2025-01-24T20:35:58+01:00.\n"
     "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR] (a slot leased\n"
     "from a registry directory) or etcd://HOST:PORT/PREFIX?ttl=10 (see docs/fleet.md).\n";
 
@@ -95,31 +96,6 @@ int64_t to_int(const std::string& name, const std::string& text) {
     throw Error(ErrorKind::kInvalidArgument,
                 name + " must be an integer, got '" + text.substr(0, 40) + "'");
   }
-}
-
-// "2023-11-14T22:13:20Z" or with ".123" milliseconds; UTC only.
-int64_t parse_time(const std::string& t) {
-  int y, mo, d, h, mi, s, ms = 0, n = 0;
-  bool ok = std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &n) == 6;
-  std::string rest = ok ? t.substr(static_cast<size_t>(n)) : "";
-  if (ok && rest.size() == 5 && rest[0] == '.' && rest[4] == 'Z') {
-    ok = std::sscanf(rest.c_str() + 1, "%3d", &ms) == 1;
-  } else {
-    ok = ok && rest == "Z";
-  }
-  if (!ok || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
-    throw Error(ErrorKind::kInvalidArgument,
-                "--time must be ISO-8601 UTC like 2023-11-14T22:13:20.000Z, got '" +
-                    t.substr(0, 40) + "'");
-  // days_from_civil (Howard Hinnant)
-  const int yy = y - (mo <= 2);
-  const int era = (yy >= 0 ? yy : yy - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(yy - era * 400);
-  const unsigned doy = (153 * static_cast<unsigned>(mo + (mo > 2 ? -3 : 9)) + 2) / 5 +
-                       static_cast<unsigned>(d) - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const int64_t days = int64_t{era} * 146097 + static_cast<int64_t>(doe) - 719468;
-  return ((days * 24 + h) * 60 + mi) * 60000 + int64_t{s} * 1000 + ms;
 }
 
 Layout layout_of(const Args& a) {
@@ -206,8 +182,8 @@ int cmd_compose(int argc, char** argv) {
   if (!a.positional.empty()) throw Usage("compose takes no positional arguments");
   const Layout l = layout_of(a);
   if (a.has("--timestamp-ms") == a.has("--time"))
-    throw Usage("compose needs exactly one of --timestamp-ms MS or --time ISO-8601");
-  const int64_t ts = a.has("--time") ? parse_time(a.get("--time"))
+    throw Usage("compose needs exactly one of --timestamp-ms MS or --time RFC3339");
+  const int64_t ts = a.has("--time") ? snowfleet::parse_iso8601(a.get("--time"))
                                      : to_int("--timestamp-ms", a.get("--timestamp-ms"));
   const int64_t seq = a.has("--sequence") ? to_int("--sequence", a.get("--sequence")) : 0;
   int64_t id;

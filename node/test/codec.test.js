@@ -66,6 +66,19 @@ test('parseId and formatId use the core decimal codec', () => {
   assert.throws(() => sf.formatId(-1n), sf.InvalidArgument);
 });
 
+test('parseTime reads RFC 3339 with the core parser and names the rule it refuses by', () => {
+  assert.equal(sf.parseTime('2025-01-24T19:35:58.021Z'), SEED_MS);
+  assert.equal(sf.parseTime('2025-01-24T20:35:58.021+01:00'), SEED_MS);
+  assert.equal(typeof sf.parseTime('0000-01-01T00:00:00Z'), 'number');
+  assert.equal(sf.compose({ timestampMs: sf.parseTime('2025-01-24T19:35:58.021Z'), nodeId: 37 }), SEED_ID);
+  const e = throwsLike(() => sf.parseTime('2024-02-31T00:00:00Z'), sf.InvalidArgument, 'INVALID_ARGUMENT',
+    "'2024-02-31T00:00:00Z'", 'day 31 is outside 01-29 for 2024-02');
+  assert.ok(e instanceof RangeError);
+  for (const bad of [SEED_MS, new Date(SEED_MS), undefined]) {
+    throwsLike(() => sf.parseTime(bad), TypeError, 'INVALID_ARGUMENT', 'time text must be a string');
+  }
+});
+
 test('JSON: bigints become decimal strings via toJSONSafe or jsonReplacer', () => {
   assert.throws(() => JSON.stringify({ id: SEED_ID }), TypeError, 'plain JSON.stringify rejects a bigint');
   const g = new sf.Generator({ nodeId: 37, clock: new sf.testing.ScriptedClock(SEED_MS) });

@@ -277,7 +277,15 @@ function runScenario(c) {
   });
 }
 
-const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario };
+function runTimeCase(c) {
+  if (c.op !== 'parse_time') throw new Error(`${c.id}: unknown time op '${c.op}'`);
+  return run(() => sf.parseTime(c.text), c.expect, c.id, (ms) => {
+    assert.equal(typeof ms, 'number', `${c.id}: a Number`);
+    checkSubset({ timestamp_ms: ms }, c.expect, c.id);
+  });
+}
+
+const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase };
 
 for (const file of files) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS, file), 'utf8'));

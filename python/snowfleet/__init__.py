@@ -30,7 +30,7 @@ from ._errors import (
     TimestampOutOfRange,
 )
 from ._layout import Layout
-from ._codec import Decoded, compose, decode, parse_id
+from ._codec import Decoded, compose, decode, parse_id, parse_time
 from ._generator import MAX_BATCH, Generator, Stats, Status
 
 __version__ = "0.1.0"
@@ -46,6 +46,7 @@ __all__ = [
     "compose",
     "decode",
     "parse_id",
+    "parse_time",
     # errors
     "SnowfleetError",
     "InvalidArgument",

@@ -1,4 +1,5 @@
-"""compose / decode / parse_id: packing and unpacking ids, delegated to the core."""
+"""compose / decode / parse_id / parse_time: packing and unpacking ids, and reading id and time
+text, delegated to the core."""
 
 from __future__ import annotations
 
@@ -78,3 +79,19 @@ def parse_id(text: str) -> int:
     """Parses a decimal id such as ``"141264821508263936"``: digits only, at most
     2**63 - 1, else InvalidArgument quoting the text."""
     return _core.parse_id(as_str(text, "text"))
+
+
+def parse_time(text: str) -> int:
+    """Parses an RFC 3339 date-time into Unix milliseconds, with the core's one parser (the
+    CLI's ``--time`` and every language read time text with it).
+
+    >>> parse_time("2025-01-24T20:35:58.021+01:00")
+    1737747358021
+
+    ``YYYY-MM-DDTHH:MM:SS[.fraction]`` then ``Z``, ``+HH:MM`` or ``-HH:MM``: ``t``/``z`` may be
+    lower case; no space for ``T``; years 0000-9999; the day must exist in its month; digits
+    past the millisecond must be 0 (an id's timestamp is whole ms); no leap second (``:60``).
+    Anything else raises InvalidArgument quoting the text and naming the rule; a non-str is a
+    TypeError. Compose an id from it with ``compose(timestamp_ms=parse_time(text), ...)``.
+    """
+    return _core.parse_iso8601(as_str(text, "text"))

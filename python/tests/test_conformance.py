@@ -14,7 +14,7 @@ from snowfleet.testing import ScriptedClock
 
 from conftest import VECTORS_DIR
 
-KINDS = ("layout", "codec", "scenario")
+KINDS = ("layout", "codec", "scenario", "time")
 
 
 def _load() -> List[Tuple[str, Dict[str, Any]]]:
@@ -132,6 +132,19 @@ def _codec_case(case: Dict[str, Any]) -> None:
         raise AssertionError(f"unknown codec op {op!r}")
 
 
+# ---- time ---------------------------------------------------------------------------------
+
+
+def _time_case(case: Dict[str, Any]) -> None:
+    if case["op"] != "parse_time":
+        raise AssertionError(f"unknown time op {case['op']!r}")
+    expect = case["expect"]
+    if _is_error(expect):
+        _expect_raises(expect, snowfleet.parse_time, case["text"])
+    else:
+        _same(snowfleet.parse_time(case["text"]), expect["timestamp_ms"], "timestamp_ms")
+
+
 # ---- scenario -----------------------------------------------------------------------------
 
 
@@ -210,7 +223,12 @@ def _scenario_case(case: Dict[str, Any]) -> None:
             raise AssertionError(f"{where}: {e}") from None
 
 
-RUNNERS = {"layout": _layout_case, "codec": _codec_case, "scenario": _scenario_case}
+RUNNERS = {
+    "layout": _layout_case,
+    "codec": _codec_case,
+    "scenario": _scenario_case,
+    "time": _time_case,
+}
 
 
 @pytest.mark.parametrize("case", [case for _, case in CASES], ids=[name for name, _ in CASES])

@@ -20,6 +20,7 @@ layout: snowfleet.Layout = snowfleet.Layout.create(
 stats: snowfleet.Stats = gen.stats()
 healthy: bool = gen.status().healthy
 drift: int = gen.drift_ms
+at: int = snowfleet.parse_time("2025-01-24T19:35:58.021Z")
 try:
     snowfleet.parse_id("12")
 except snowfleet.ClockMovedBackwards as e:

@@ -221,6 +221,25 @@ size_t format_id(int64_t id, char* out) noexcept;
 std::string format_id(int64_t id);
 /// ISO-8601 UTC with milliseconds, e.g. "2025-01-24T19:35:58.021Z".
 std::string format_iso8601(int64_t unix_ms);
+/// Parses an RFC 3339 date-time into Unix ms: YYYY-MM-DDTHH:MM:SS[.fraction] then Z,
+/// +HH:MM or -HH:MM, e.g. "2025-01-24T19:35:58.021Z" or "2025-01-24T20:35:58.021+01:00".
+/// The one time-text parser of snowfleet (the CLI's --time and every language's
+/// parse_time / parseTime). The RFC 3339 section 5.6 grammar, with these choices:
+///  - 'T' and 'Z' may be lower case, as RFC 3339 allows; a space instead of 'T' (which it
+///    only mentions in a note) is refused;
+///  - the year is 4 ASCII digits, 0000-9999, without a sign; every field has exactly its
+///    digits (ASCII only) and its range; the day must exist in its month and year
+///    (proleptic Gregorian leap years);
+///  - a fraction has 1 or more digits, and every digit past the third must be 0: an id's
+///    timestamp is whole milliseconds, and nothing is truncated silently;
+///  - second 60 (a leap second) is refused: Unix milliseconds cannot represent it;
+///  - the offset is required: Z, or +HH:MM / -HH:MM with HH 00-23 and MM 00-59 (-00:00 is
+///    UTC); no basic format, no comma fraction, no surrounding space, no trailing bytes.
+/// An offset may move the instant up to 23:59 outside years 0000-9999. For every ms from
+/// 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (Layout::kMaxEpochMs),
+/// parse_iso8601(format_iso8601(ms)) == ms. Anything else throws kInvalidArgument quoting
+/// the text (cut to 60 bytes, control bytes written as \xNN) and naming the rule that failed.
+int64_t parse_iso8601(std::string_view text);
 
 // ---------------------------------------------------------------------------------------
 // Clock

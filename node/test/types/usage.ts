@@ -8,6 +8,7 @@ import {
   compose,
   parseId,
   formatId,
+  parseTime,
   toJSONSafe,
   jsonReplacer,
   testing,
@@ -48,6 +49,9 @@ const ts: number = d.timestampMs + d2.sequence;
 const composed: bigint = compose({ timestampMs: 1737747358021, nodeId: 37, sequence: 0 });
 const parsed: bigint = parseId(s);
 const text: string = formatId(parsed);
+const at: number = parseTime('2025-01-24T19:35:58.021Z');
+// @ts-expect-error parseTime takes the text, not a Date
+parseTime(new Date());
 const json: string = JSON.stringify(toJSONSafe({ id, batch }));
 const json2: string = JSON.stringify({ id }, jsonReplacer);
 

@@ -2,7 +2,7 @@ package dev.snowfleet;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
 
-/** The codec: compose, decode and parse ids without a generator. */
+/** The codec: compose, decode and parse ids, and parse time text, without a generator. */
 public final class Snowfleet {
     private Snowfleet() {}
 
@@ -56,5 +56,22 @@ public final class Snowfleet {
      */
     public static long parseId(String text) {
         return SnowfleetNative.parseId(text);
+    }
+
+    /**
+     * Parses an RFC 3339 date-time into Unix milliseconds with the core's one parser (the
+     * CLI's {@code --time} and every language use it), e.g.
+     * {@code parseTime("2025-01-24T20:35:58.021+01:00") == 1737747358021L}.
+     *
+     * <p>{@code YYYY-MM-DDTHH:MM:SS[.fraction]} then {@code Z}, {@code +HH:MM} or
+     * {@code -HH:MM}; {@code t}/{@code z} may be lower case; no space for {@code T}; years
+     * 0000-9999; the day must exist in its month; digits past the millisecond must be 0 (an
+     * id's timestamp is whole milliseconds); no leap second ({@code :60}).
+     *
+     * @throws InvalidArgumentException quoting the text and naming the rule otherwise
+     * @throws NullPointerException for a null text
+     */
+    public static long parseTime(String text) {
+        return SnowfleetNative.parseIso8601(text);
     }
 }

@@ -52,6 +52,19 @@ class CodecTest {
     }
 
     @Test
+    void parseTime() {
+        assertEquals(1737747358021L, Snowfleet.parseTime("2025-01-24T20:35:58.021+01:00"));
+        assertEquals(Instant.parse("2024-02-29T12:00:00Z").toEpochMilli(),
+                Snowfleet.parseTime("2024-02-29T12:00:00Z"));
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.parseTime("2024-02-31T00:00:00Z"));
+        assertTrue(e.getMessage().contains("'2024-02-31T00:00:00Z'"), e.getMessage());
+        assertTrue(e.getMessage().contains("day 31 is outside 01-29 for 2024-02"), e.getMessage());
+        assertEquals("INVALID_ARGUMENT", e.code());
+        assertThrows(NullPointerException.class, () -> Snowfleet.parseTime(null));
+    }
+
+    @Test
     void layouts() {
         assertEquals("41.10.12@1704067200000", Layout.standard().toString());
         assertEquals("default", Layout.standard().presetName());

@@ -69,7 +69,7 @@ class ConformanceTest {
             assertTrue(doc.path("cases").size() > 0, f + " has no cases");
             kinds.add(doc.path("kind").asText());
         }
-        assertEquals(Set.of("layout", "codec", "scenario"), kinds, "vector kinds in " + vectorsDir());
+        assertEquals(Set.of("layout", "codec", "scenario", "time"), kinds, "vector kinds in " + vectorsDir());
     }
 
     @TestFactory
@@ -93,6 +93,9 @@ class ConformanceTest {
                         break;
                     case "scenario":
                         run = () -> runScenario(c);
+                        break;
+                    case "time":
+                        run = () -> runTime(c);
                         break;
                     default:
                         run = () -> fail("unknown vector kind '" + kind + "' in " + f);
@@ -222,6 +225,23 @@ class ConformanceTest {
         Layout again = Layout.parse(l.toString());
         assertEquals(l, again, what + ": parse(toString()) round trip");
         assertEquals(l.hashCode(), again.hashCode(), what + ": hashCode");
+    }
+
+    // ---- time --------------------------------------------------------------------------
+
+    static void runTime(JsonNode c) throws Throwable {
+        JsonNode expect = c.get("expect");
+        String what = c.path("id").asText() + " (" + c.path("source").asText() + ")";
+        String op = c.path("op").asText();
+        assertEquals("parse_time", op, what + ": unknown time op");
+        Map<String, Object> actual = new HashMap<>();
+        Executable body = () -> actual.put("timestamp_ms", Snowfleet.parseTime(c.get("text").asText()));
+        if (isError(expect)) {
+            expectError(what, expect, body);
+        } else {
+            body.execute();
+            assertSubset(what, expect, actual);
+        }
     }
 
     // ---- codec -------------------------------------------------------------------------
