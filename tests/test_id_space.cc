@@ -34,7 +34,8 @@ size_t duplicates(std::vector<std::vector<int64_t>> runs) {
   return dups;
 }
 
-// Mints `n` ids from each generator on its own thread, at once.
+// Mints `n` ids from each generator on its own thread, at once. A call refused under
+// saturation (a thread descheduled past its wait budget on a loaded machine) is retried.
 std::vector<std::vector<int64_t>> race(std::vector<Generator*> gens, int n) {
   std::vector<std::vector<int64_t>> got(gens.size());
   std::atomic<int> ready{0};
@@ -45,10 +46,12 @@ std::vector<std::vector<int64_t>> race(std::vector<Generator*> gens, int n) {
       while (ready.load() < static_cast<int>(gens.size())) {
       }
       got[i].reserve(static_cast<size_t>(n));
-      try {
-        for (int k = 0; k < n; ++k) got[i].push_back(gens[i]->next_id());
-      } catch (const Error&) {
-        got[i].push_back(-1);  // a refusal: reported as a duplicate -1 pair below if twice
+      while (got[i].size() < static_cast<size_t>(n)) {
+        try {
+          got[i].push_back(gens[i]->next_id());
+        } catch (const Error& e) {
+          if (e.kind() != ErrorKind::kClockMovedBackwards) throw;
+        }
       }
     });
   for (auto& t : pool) t.join();
