@@ -5,7 +5,8 @@
 // idiomatic layer; everything else (ranges, layouts, clocks) is decided by the core. What
 // this file adds:
 //   * the GIL policy: never released on next_id() (a release costs more than an id), released
-//     by the core's wait hooks around every blocking sleep, and for a whole large batch;
+//     by the core's wait hooks around every blocking sleep, and for a whole large batch
+//     (gil.hpp, which also keeps daemon threads from crashing the interpreter's exit);
 //   * the error mapping: snowfleet::Error -> the Python class registered for its kind by
 //     snowfleet/_errors.py (which builds the classes from error_kinds(), so nothing drifts);
 //   * next_id() as a METH_NOARGS method on the Generator type, skipping pybind11's generic
@@ -13,16 +14,22 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
+
 #include <array>
-#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gil.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace py = pybind11;
 namespace sf = snowfleet;
+using snowfleet_python::GeneratorHolder;
+using snowfleet_python::GilReleased;
 
 namespace {
 
@@ -72,40 +79,6 @@ void register_error_classes(const py::dict& by_code) {
   for (PyObject* old : error_classes()) Py_DECREF(old);
   error_classes() = std::move(classes);
 }
-
-// ---- GIL ----------------------------------------------------------------------------------
-
-// True while this thread runs core code with the GIL released by this module (a batch), so
-// the wait hooks must not release it a second time.
-thread_local bool t_gil_released = false;
-
-// Waits that released the GIL in wait_enter (read by the tests through _gil_releases()).
-std::atomic<uint64_t> g_gil_releases{0};
-
-// The core calls these around every blocking sleep, never on the fast path.
-void* wait_enter(void*) {
-  if (t_gil_released) return nullptr;
-  g_gil_releases.fetch_add(1, std::memory_order_relaxed);
-  return PyEval_SaveThread();
-}
-void wait_leave(void*, void* token) {
-  if (token != nullptr) PyEval_RestoreThread(static_cast<PyThreadState*>(token));
-}
-
-// Releases the GIL for a scope and tells the wait hooks so.
-class GilReleased {
- public:
-  GilReleased() : state_(PyEval_SaveThread()) { t_gil_released = true; }
-  ~GilReleased() {
-    t_gil_released = false;
-    PyEval_RestoreThread(state_);
-  }
-  GilReleased(const GilReleased&) = delete;
-  GilReleased& operator=(const GilReleased&) = delete;
-
- private:
-  PyThreadState* state_;
-};
 
 // Batches at least this long run without the GIL: below it the release/re-acquire pair
 // (~0.2 us) would cost more than the batch. Shorter batches still release it in the hooks.
@@ -165,7 +138,11 @@ PyObject* next_id_fast(PyObject* self, PyObject*) {
     set_python_error(e);
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
-  } catch (...) {  // nothing may unwind into CPython
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    throw;  // thread cancellation (pthread_exit): swallowing it aborts the process
+#endif
+  } catch (...) {  // nothing else may unwind into CPython
     PyErr_SetString(PyExc_SystemError, "unknown C++ exception in next_id()");
   }
   return nullptr;
@@ -177,11 +154,10 @@ PyMethodDef g_next_id_def = {
     "wait (a clock rewind inside the wait budget, a spent millisecond). Raises "
     "ClockMovedBackwards, TimestampOutOfRange, ForkDetected, GeneratorClosed."};
 
-std::unique_ptr<sf::Generator> make_generator(const sf::Layout& layout, int64_t node_id,
-                                              const std::string& node_source,
-                                              const std::string& mode, double max_wait_ms,
-                                              int64_t max_drift_ms,
-                                              std::shared_ptr<sf::ScriptedClock> clock) {
+GeneratorHolder make_generator(const sf::Layout& layout, int64_t node_id,
+                               const std::string& node_source, const std::string& mode,
+                               double max_wait_ms, int64_t max_drift_ms,
+                               std::shared_ptr<sf::ScriptedClock> clock) {
   sf::GeneratorOptions o;
   o.layout = layout;
   o.node_id = node_id;
@@ -190,11 +166,10 @@ std::unique_ptr<sf::Generator> make_generator(const sf::Layout& layout, int64_t 
   o.max_wait_ms = max_wait_ms;
   o.max_drift_ms = max_drift_ms;
   o.clock = std::move(clock);
-  o.wait_hooks.enter = wait_enter;
-  o.wait_hooks.leave = wait_leave;
+  o.wait_hooks = snowfleet_python::gil_wait_hooks();
   // A node source may block (a lease store): construct without the GIL.
   GilReleased unlocked;
-  return std::make_unique<sf::Generator>(std::move(o));
+  return GeneratorHolder(new sf::Generator(std::move(o)));
 }
 
 using Segment4 = std::array<int64_t, 4>;  // (ms, count, step_ms, every)
@@ -218,6 +193,8 @@ PYBIND11_MODULE(_snowfleet, m) {
       set_python_error(e);
     }
   });
+
+  snowfleet_python::install_exit_gate();
 
   g_array_template =
       py::module_::import("array").attr("array")("q", py::make_tuple(0)).release().ptr();
@@ -286,9 +263,8 @@ PYBIND11_MODULE(_snowfleet, m) {
       "parse_iso8601", [](const std::string& text) { return sf::parse_iso8601(text); },
       py::arg("text"));
   m.def("format_iso8601", &sf::format_iso8601, py::arg("unix_ms"));
-  m.def(
-      "_gil_releases", [] { return g_gil_releases.load(std::memory_order_relaxed); },
-      "How many waits released the GIL through the core's wait hooks (for the tests).");
+  m.def("_gil_releases", &snowfleet_python::gil_releases,
+        "How many waits released the GIL through the core's wait hooks (for the tests).");
   m.def(
       "_noop", [] { return int64_t{0}; },
       "Does nothing through pybind11's dispatcher: the benchmark's reference row.");
@@ -327,7 +303,8 @@ PYBIND11_MODULE(_snowfleet, m) {
       .def_property_readonly("min_sleep_ns", &sf::ScriptedClock::min_sleep_ns,
                              "Shortest single sleep (0 when none).");
 
-  py::class_<sf::Generator> gen(m, "Generator", "The core generator (see snowfleet.Generator).");
+  py::class_<sf::Generator, GeneratorHolder> gen(m, "Generator",
+                                                 "The core generator (see snowfleet.Generator).");
   gen.def(py::init(&make_generator), py::arg("layout"), py::arg("node_id"), py::arg("node_source"),
           py::arg("mode"), py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"))
       .def("_next_ids", &next_ids, py::arg("n"))
