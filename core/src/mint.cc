@@ -261,12 +261,17 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
 
     // Under contention (see below) a call that would wait again reserves its ids ahead
     // instead: the first ids of the millisecond the state reaches next, if that lies
-    // within what is left of its budget. It holds them until the wall clock reaches their
-    // millisecond (strict) or brings them within max_drift_ms (monotonic), then returns
-    // them: never more than its budget ahead of its clock, and never waiting past it.
+    // within what is left of its budget plus one millisecond (so a call that woke up late
+    // still gets the next millisecond rather than a refusal). It holds them until the wall
+    // clock reaches their millisecond (strict) or brings them within max_drift_ms
+    // (monotonic), then returns them: no call waits past its budget plus a millisecond,
+    // and none returns an id ahead of its clock unless the clock stalls meanwhile.
     int64_t hold_until = INT64_MIN;  // wall ms (since the epoch) to hold the ids until
     if (wait != Wait::kNone && reserving) {
-      const int64_t extra = (deadline - clock_->monotonic_ns()) / kNsPerMs;
+      // A call that woke up past its deadline (descheduled, or waiting for a GIL) still
+      // reserves within the next millisecond: the clock did move, other calls took it.
+      const int64_t extra =
+          std::max<int64_t>(0, detail::floor_div(deadline - clock_->monotonic_ns(), kNsPerMs)) + 1;
       int64_t target, rfirst, rcount, allowed;
       if (mode_ == Mode::kStrict) {
         const bool spent = (s & seq_mask_) == seq_mask_;
@@ -334,9 +339,11 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
         const Run run{first, count};
         account(s, run, now);
         // Reserved ahead: hold the ids until their time (or, if the clock stalls, until the
-        // deadline: they are then at most the budget ahead of it).
+        // deadline plus a millisecond: they are then at most that far ahead of it).
+        const int64_t hold_deadline =
+            detail::saturating_add(std::max(deadline, clock_->monotonic_ns()), kNsPerMs);
         for (int64_t at = now; at < hold_until;) {
-          const int64_t left = deadline - clock_->monotonic_ns();
+          const int64_t left = hold_deadline - clock_->monotonic_ns();
           if (left <= 0) break;
           const int64_t wall_ms = detail::floor_div(r.wall_ns, kNsPerMs);
           const int64_t need = hold_until - at > left / kNsPerMs + 1
