@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE / "model"))
 
 import snowfleet_model as m  # noqa: E402
 from time_cases import time_cases  # noqa: E402  (time.json's cases, from model/time_model.py)
+from id_space_cases import id_space_cases  # noqa: E402  (id spaces and window edges)
 
 VECTORS = HERE / "vectors"
 SCHEMA_VERSION = 1
@@ -290,20 +291,56 @@ class Scenario:
     def __init__(self, cid: str, source: str):
         self.case = {"id": cid, "source": source, "generators": [], "steps": []}
         self.gens = {}
+        self.specs = {}
+        self.clocks = {}
 
     def gen(self, name="g", layout=DEFAULT, node_id=7, mode="strict", max_wait_ms=5.0,
-            max_drift_ms=1000, clock=None):
+            max_drift_ms=1000, clock=None, clock_of=None, deferred=False):
+        """A generator on its own scripted clock (`clock`) or on another generator's clock
+        object (`clock_of`: one time, so one id space for the same node bits). A `deferred`
+        one is constructed by an `open` step."""
         spec = {"name": name, "layout": layout, "node_id": node_id, "mode": mode,
-                "max_wait_ms": max_wait_ms, "max_drift_ms": max_drift_ms, "clock": clock}
-        try:
-            g = m.Generator(m.Layout.parse(layout), node_id, mode, max_wait_ms, max_drift_ms,
-                            m.ScriptedClock(clock))
-            self.gens[name] = g
-        except m.ModelError as e:
-            spec["expect_construct_error"] = error_of(e)
-            g = None
+                "max_wait_ms": max_wait_ms, "max_drift_ms": max_drift_ms}
+        if clock_of is not None:
+            spec["clock_of"] = clock_of
+        else:
+            spec["clock"] = clock
+        if deferred:
+            spec["deferred"] = True
         self.case["generators"].append(spec)
-        return g
+        self.specs[name] = spec
+        try:
+            self.clocks[name] = (self.clocks[clock_of] if clock_of is not None
+                                 else m.ScriptedClock(clock))
+        except m.ModelError as e:
+            assert not deferred
+            spec["expect_construct_error"] = error_of(e)
+            return None
+        return None if deferred else self._construct(name, record_error=True)
+
+    def _construct(self, name, record_error):
+        spec = self.specs[name]
+        try:
+            g = m.Generator(m.Layout.parse(spec["layout"]), spec["node_id"], spec["mode"],
+                            spec["max_wait_ms"], spec["max_drift_ms"], self.clocks[name])
+            self.gens[name] = g
+            return g
+        except m.ModelError as e:
+            if not record_error:
+                raise
+            spec["expect_construct_error"] = error_of(e)
+            return None
+
+    def open(self, gen, contains=None):
+        try:
+            self._construct(gen, record_error=False)
+            return self._step(gen, "open", {})
+        except m.ModelError as e:
+            return self._step(gen, "open", error_of(e, contains=contains))
+
+    def close(self, gen="g"):
+        self.gens[gen].close()
+        return self._step(gen, "close", {})
 
     def _step(self, gen, op, expect, **fields):
         step = {"gen": gen, "op": op}
@@ -345,7 +382,7 @@ class Scenario:
         return self._step(gen, "drift", {"drift_ms": self.gens[gen].drift()})
 
     def clock(self, gen="g"):
-        return self._step(gen, "clock", self.gens[gen].clock.describe())
+        return self._step(gen, "clock", self.clocks[gen].describe())
 
 
 def seg(ms, count=None, step_ms=None, every=None):
@@ -789,6 +826,7 @@ def scenario_cases():
 
     ids = [c["id"] for c in out]
     assert len(ids) == len(set(ids))
+    out.extend(id_space_cases(Scenario, seg))
     return out
 
 

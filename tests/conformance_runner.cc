@@ -207,23 +207,36 @@ TEST_CASE("conformance: scenario vectors", "[conformance]") {
   for (const auto& c : doc.at("cases")) {
     SECTION(c.at("id").get<std::string>()) {
       std::map<std::string, Live> gens;
+      std::map<std::string, json> deferred;  // opened by an "open" step
       std::string first;
+      // Constructs the generator `g` describes on its own scripted clock or on the clock of
+      // the generator named by clock_of (one clock object: one time).
+      auto construct = [&](const json& g) {
+        Live live;
+        GeneratorOptions o;
+        o.layout = Layout::parse(g.at("layout").get<std::string>());
+        o.node_id = g.at("node_id");
+        o.mode = parse_mode(g.at("mode").get<std::string>());
+        o.max_wait_ms = g.at("max_wait_ms");
+        o.max_drift_ms = g.at("max_drift_ms");
+        live.clock = g.contains("clock_of") ? gens.at(g["clock_of"].get<std::string>()).clock
+                                            : std::make_shared<ScriptedClock>(segments(g.at("clock")));
+        o.clock = live.clock;
+        live.gen = std::make_unique<Generator>(o);
+        return live;
+      };
       for (const auto& g : c.at("generators")) {
         const std::string name = g.at("name");
         if (first.empty()) first = name;
-        GeneratorOptions o;
-        Live live;
+        if (g.value("deferred", false)) {
+          deferred[name] = g;
+          continue;
+        }
         const json none = json::object();
         const json& expect = g.contains("expect_construct_error") ? g["expect_construct_error"] : none;
+        Live live;
         expect_outcome(expect, [&] {
-          o.layout = Layout::parse(g.at("layout").get<std::string>());
-          o.node_id = g.at("node_id");
-          o.mode = parse_mode(g.at("mode").get<std::string>());
-          o.max_wait_ms = g.at("max_wait_ms");
-          o.max_drift_ms = g.at("max_drift_ms");
-          live.clock = std::make_shared<ScriptedClock>(segments(g.at("clock")));
-          o.clock = live.clock;
-          live.gen = std::make_unique<Generator>(o);
+          live = construct(g);
           return 0;
         });
         if (!g.contains("expect_construct_error")) gens[name] = std::move(live);
@@ -231,7 +244,17 @@ TEST_CASE("conformance: scenario vectors", "[conformance]") {
       int index = 0;
       for (const auto& step : c.at("steps")) {
         INFO("step " << index++ << ": " << step.dump());
-        Live& live = gens.at(step.value("gen", first));
+        const std::string name = step.value("gen", first);
+        if (step.at("op") == "open") {
+          Live live;
+          expect_outcome(step.at("expect"), [&] {
+            live = construct(deferred.at(name));
+            return 0;
+          });
+          if (live.gen) gens[name] = std::move(live);
+          continue;
+        }
+        Live& live = gens.at(name);
         Generator& gen = *live.gen;
         const json& expect = step.at("expect");
         const std::string op = step.at("op");
@@ -269,6 +292,8 @@ TEST_CASE("conformance: scenario vectors", "[conformance]") {
           CHECK(st.healthy == st.reason.empty());
         } else if (op == "drift") {
           check_subset(expect, json{{"drift_ms", gen.drift_ms()}});
+        } else if (op == "close") {
+          gen.close();
         } else {
           REQUIRE(op == "clock");
           const ScriptedClock& k = *live.clock;

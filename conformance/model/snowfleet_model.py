@@ -13,7 +13,14 @@ fixes the issues require, independently of the C++ core:
   sequence before it may raise: Twitter snowflake issue #6's shape);
 * the monotonic generator (logical clock max(last, now), borrowing the next millisecond on
   overflow) with max_drift_ms: beyond it the generator waits, inside the same deadline, or
-  refuses.
+  refuses;
+* id spaces: generators whose ids occupy the same bits in one clock's time (same epoch and
+  timestamp position, same node range and sequence width) share one state, a generator made
+  after another one of its space closed continues after it, and an open generator whose
+  ids overlap another open one's but cannot share its state is refused (docs/id-spaces.md);
+* under contention (the clock reached what a call waited for, and the state had moved
+  past it) a call reserves ahead within its budget plus a millisecond instead of waiting
+  again: the deadline is never renewed.
 
 Speed is irrelevant here; clarity and exactness are the point. Every wall reading, sleep
 and counter is reproduced, because scenario vectors pin them.
@@ -120,6 +127,11 @@ class Layout:
     @property
     def max_sequence(self) -> int:
         return (1 << self.sequence_bits) - 1
+
+    @property
+    def max_packed(self) -> int:
+        """The packed (elapsed << sequence_bits | sequence) of the window's last id."""
+        return (self.max_elapsed_ms << self.sequence_bits) | self.max_sequence
 
     @property
     def max_elapsed_ms(self) -> int:
@@ -234,9 +246,20 @@ def _pack(layout, ts, node, seq):
 # --------------------------------------------------------------------------- clock
 
 
+MAX_ABS_CLOCK_MS = INT64_MAX // NS_PER_MS  # a reading must fit an int64 of nanoseconds
+
+
+def _check_reading(ms: int) -> int:
+    if not -MAX_ABS_CLOCK_MS <= ms <= MAX_ABS_CLOCK_MS:
+        raise invalid(f"scripted clock reading must be in [-{MAX_ABS_CLOCK_MS}, "
+                      f"{MAX_ABS_CLOCK_MS}] ms (nanoseconds in an int64), got {ms}")
+    return ms
+
+
 class ScriptedClock:
     """Wall readings from segments {ms, count, step_ms, every}; after the last segment its
-    pattern continues for ever. Monotonic time is virtual and moves only by sleeps."""
+    pattern continues for ever. Monotonic time is virtual and moves only by sleeps. Each
+    clock is a time of its own: `spaces` are the id spaces of the generators on it."""
 
     def __init__(self, segments: List[dict]):
         if not segments:
@@ -245,9 +268,12 @@ class ScriptedClock:
             (int(s["ms"]), int(s.get("count", 1)), int(s.get("step_ms", 0)), int(s.get("every", 1)))
             for s in segments
         ]
-        for _, count, _, every in self.segments:
+        for ms, count, step, every in self.segments:
             if count < 1 or every < 1:
                 raise invalid("segment count and every must be >= 1")
+            _check_reading(ms)
+            _check_reading(ms + step * ((count - 1) // every))
+        self.spaces: List["Space"] = []
         self.segment = 0
         self.index = 0
         self.reads = 0
@@ -256,7 +282,7 @@ class ScriptedClock:
 
     def wall_ns(self) -> int:
         ms, count, step, every = self.segments[self.segment]
-        value = ms + step * (self.index // every)
+        value = _check_reading(ms + step * (self.index // every))  # consumes nothing if not
         self.reads += 1
         self.index += 1
         if self.index >= count and self.segment + 1 < len(self.segments):
@@ -282,6 +308,60 @@ class ScriptedClock:
         }
 
 
+# --------------------------------------------------------------------------- id spaces
+
+
+@dataclasses.dataclass
+class Space:
+    epoch_ms: int
+    shift: int
+    sequence_bits: int
+    low_first: int
+    low_last: int
+    state: int = -1  # packed (elapsed_ms << sequence_bits | sequence) of the last id
+    open: int = 0
+    exclusive: bool = False
+    description: str = ""
+
+
+def open_space(clock: ScriptedClock, layout: Layout, node_id: int, description: str,
+               exclusive: bool = False) -> Space:
+    """The space of `node_id` under `layout` in `clock`'s time, opened for one generator."""
+    low_first = node_id << layout.node_shift
+    low_last = low_first | layout.max_sequence
+    found, start = None, -1
+    for sp in list(clock.spaces):
+        if (sp.epoch_ms, sp.shift) != (layout.epoch_ms, layout.timestamp_shift):
+            continue
+        if sp.low_last < low_first or low_last < sp.low_first:
+            continue
+        exact = (sp.sequence_bits, sp.low_first, sp.low_last) == (
+            layout.sequence_bits, low_first, low_last)
+        if sp.open > 0:
+            if not exact or sp.exclusive or exclusive:
+                raise ModelError("NODE_ID_UNAVAILABLE",
+                                 f"{description} would mint ids that {sp.description}, open in "
+                                 "this process, can mint too")
+            found = sp
+        elif exact:
+            found = sp
+        else:  # a closed space of another shape: take over its last millisecond, spent
+            if sp.state >= 0:
+                ms = sp.state >> sp.sequence_bits
+                start = max(start, (ms << layout.sequence_bits) | layout.max_sequence)
+            clock.spaces.remove(sp)
+    if found is None:
+        found = Space(layout.epoch_ms, layout.timestamp_shift, layout.sequence_bits, low_first,
+                      low_last, start)
+        clock.spaces.append(found)
+    found.state = max(found.state, start)
+    if found.open == 0 or exclusive:
+        found.description = description
+    found.exclusive = exclusive
+    found.open += 1
+    return found
+
+
 # --------------------------------------------------------------------------- generator
 
 
@@ -304,12 +384,30 @@ class Generator:
         self.budget_ns = max(self.max_wait_ns, NS_PER_MS)
         self.max_drift_ms = max_drift_ms
         self.clock = clock
-        self.state = -1  # packed (elapsed_ms << sequence_bits | sequence) of the last id
+        self.space = open_space(clock, layout, node_id,
+                                f"generator for node {node_id} of layout {layout.text()} "
+                                f"({mode}, on a scripted clock)")
+        self.closed = False
         self.high = None  # highest wall reading seen (ms since epoch)
         self.stats = {
             "ids_issued": 0, "rewinds_seen": 0, "waits": 0, "waited_ns_total": 0,
             "waited_ns_max": 0, "refusals": 0, "ms_borrowed": 0,
         }
+
+    @property
+    def state(self) -> int:
+        return self.space.state
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self.space.state = value
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.space.open -= 1
+            if self.space.open == 0:
+                self.space.exclusive = False
 
     # -- helpers
     def _read(self) -> Tuple[int, int]:
@@ -331,10 +429,13 @@ class Generator:
     # -- the algorithm
     def reserve(self, want: int) -> Tuple[int, int]:
         """Reserve up to `want` consecutive packed values; returns (first, count)."""
+        if self.closed:
+            raise ModelError("GENERATOR_CLOSED", f"generator for node {self.node_id} is closed")
         lay = self.layout
         bits, mask = lay.sequence_bits, lay.max_sequence
         epoch = lay.epoch_ms
-        waited = False
+        wait_ms = self.max_wait_ns // NS_PER_MS  # drift * 1e6 > max_wait_ns <=> drift > this
+        waited = reserving = noted = False
         wait_started = deadline = waited_for = 0
 
         def finish_wait():
@@ -351,7 +452,9 @@ class Generator:
         now, wall_ns = self._read()
         while True:
             s = self.state
-            self._note(now)
+            if not noted:
+                self._note(now)
+                noted = True
             if not 0 <= now <= lay.max_elapsed_ms:
                 refuse("TIMESTAMP_OUT_OF_RANGE", "wall clock outside the window", 0)
             wait = None
@@ -360,7 +463,7 @@ class Generator:
                 last = s >> bits
                 if now < last:
                     drift = last - now
-                    if drift * NS_PER_MS > self.max_wait_ns:
+                    if drift > wait_ms:
                         refuse("CLOCK_MOVED_BACKWARDS", f"clock moved backwards by {drift} ms",
                                drift)
                     wait, wait_until = "rewind", last
@@ -371,18 +474,37 @@ class Generator:
                 else:
                     first, count = now << bits, min(want, mask + 1)
             else:
+                if s >= lay.max_packed:
+                    refuse("TIMESTAMP_OUT_OF_RANGE", "the last id of the window is issued", 0)
                 first = max(s + 1, now << bits)
                 first_ms = first >> bits
-                if first_ms > lay.max_elapsed_ms:
-                    refuse("TIMESTAMP_OUT_OF_RANGE", "logical clock past the window", 0)
                 drift = first_ms - now
                 if drift > self.max_drift_ms:
-                    if (drift - self.max_drift_ms) * NS_PER_MS > self.max_wait_ns:
+                    if drift - self.max_drift_ms > wait_ms:
                         refuse("CLOCK_MOVED_BACKWARDS", f"would run {drift} ms ahead", drift)
                     wait, wait_until = "drift", first_ms - self.max_drift_ms
                 else:
                     limit_ms = min(now + self.max_drift_ms, lay.max_elapsed_ms)
                     count = min(want, ((limit_ms << bits) | mask) - first + 1)
+
+            # Under contention, reserve ahead within the budget plus a millisecond instead of
+            # waiting again, and hold the ids until their time.
+            hold_until = None
+            if wait is not None and reserving:
+                extra = max(0, (deadline - self.clock.monotonic_ns()) // NS_PER_MS) + 1
+                if self.mode == "strict":
+                    spent = (s & mask) == mask
+                    target = (s >> bits) + (1 if spent else 0)
+                    rfirst = target << bits if spent else s + 1
+                    rcount = min(want, mask + 1 if spent else mask - (s & mask))
+                    allowed = target
+                else:
+                    target = first >> bits
+                    rfirst = first
+                    rcount = min(want, ((target << bits) | mask) - first + 1)
+                    allowed = target - self.max_drift_ms
+                if target <= lay.max_elapsed_ms and allowed - now <= extra:
+                    wait, first, count, hold_until = None, rfirst, rcount, allowed
 
             if wait is None:
                 self.state = first + count - 1
@@ -391,29 +513,45 @@ class Generator:
                     borrowed = (self.state >> bits) - max(s >> bits, now)
                     if borrowed > 0:
                         self.stats["ms_borrowed"] += borrowed
+                if hold_until is not None:
+                    hold_deadline = max(deadline, self.clock.monotonic_ns()) + NS_PER_MS
+                    at = now
+                    while at < hold_until:
+                        left = hold_deadline - self.clock.monotonic_ns()
+                        if left <= 0:
+                            break
+                        need = (left if hold_until - at > left // NS_PER_MS + 1
+                                else (hold_until + epoch) * NS_PER_MS - wall_ns)
+                        self.clock.sleep_ns(max(1, min(need, left)))
+                        at, wall_ns = self._read()
                 finish_wait()
                 return first, count
 
-            # The deadline bounds waiting for the clock: set at the first wait, renewed
-            # only when the clock did reach what we last waited for (another thread then
-            # took that millisecond). A retreating or frozen clock never renews it.
+            # One deadline per call, set at the first wait and never renewed. When the clock
+            # did reach what this call waited for and the state had moved past it, the call
+            # reserves ahead (above) instead of waiting again.
             mono = self.clock.monotonic_ns()
             if not waited:
                 waited = True
                 wait_started = mono
                 deadline = mono + self.budget_ns
                 self.stats["waits"] += 1
-            elif now >= waited_for:
-                deadline = mono + self.budget_ns
+            elif now >= waited_for and not reserving:
+                reserving = True
+                continue
             waited_for = wait_until
             remaining = deadline - mono
             if remaining <= 0:
+                if reserving:
+                    refuse("CLOCK_MOVED_BACKWARDS", "every id up to there is taken",
+                           max(0, (s >> bits) - now))
                 refuse("CLOCK_MOVED_BACKWARDS",
                        "clock stuck" if wait == "spent" else f"clock still {drift} ms behind",
                        0 if wait == "spent" else drift)
             need = (wait_until + epoch) * NS_PER_MS - wall_ns
             self.clock.sleep_ns(max(1, min(need, remaining)))
             now, wall_ns = self._read()
+            noted = False
 
     def next_id(self) -> int:
         first, _ = self.reserve(1)
@@ -434,11 +572,15 @@ class Generator:
         lay = self.layout
         ahead = 0 if s < 0 else (s >> lay.sequence_bits) - now
         healthy = True
-        if not 0 <= now <= lay.max_elapsed_ms:
+        if self.closed:
+            healthy = False
+        elif not 0 <= now <= lay.max_elapsed_ms:
             healthy = False
         elif self.mode == "strict" and ahead * NS_PER_MS > self.max_wait_ns:
             healthy = False
         elif self.mode == "monotonic" and (ahead - self.max_drift_ms) * NS_PER_MS > self.max_wait_ns:
+            healthy = False
+        elif s == lay.max_packed:  # every id of the window is issued
             healthy = False
         return {
             "healthy": healthy,
