@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -24,54 +23,14 @@
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
+using snowfleet_test::mark_in;
+using snowfleet_test::Opts;
+using snowfleet_test::temp_dir;
 
 namespace {
 constexpr int64_t E = 1704067200000;
 constexpr int64_t T = E + 1'000'000;  // a scripted "now"
 using Seg = ScriptedClock::Segment;
-
-// A registry directory for one test, removed at exit (tests run in one process).
-std::string temp_dir() {
-  struct Cleanup {
-    std::vector<std::string> dirs;
-    ~Cleanup() {
-      std::error_code ec;
-      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
-    }
-  };
-  static Cleanup cleanup;
-  char tmpl[] = "/tmp/snowfleet-test-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  cleanup.dirs.push_back(tmpl);
-  return tmpl;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-
-int64_t mark_in(const std::string& dir, int64_t node) {
-  char name[32];
-  std::snprintf(name, sizeof name, "/slot-%04lld.mark", static_cast<long long>(node));
-  const std::string text = slurp(dir + name);
-  REQUIRE(!text.empty());
-  return std::stoll(text);
-}
-
-
-struct Opts {
-  std::shared_ptr<ScriptedClock> clock;
-  GeneratorOptions o;
-  Opts(const std::string& source, int64_t wall_ms, Mode mode = Mode::kStrict,
-       const char* layout = "default") {
-    clock = std::make_shared<ScriptedClock>(wall_ms);
-    o.node_source = source;
-    o.mode = mode;
-    o.clock = clock;
-    o.layout = Layout::parse(layout);
-  }
-};
 
 // One slot only: the second claimant must wait for the first.
 constexpr const char* kOneSlot = "41.0.22@1704067200000";
