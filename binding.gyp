@@ -19,6 +19,7 @@
         "core/src/errors.cc",
         "core/src/generator.cc",
         "core/src/layout.cc",
+        "core/src/local_registry.cc",
         "core/src/node_source.cc",
         "core/src/node_source_etcd.cc",
         "core/src/node_source_local.cc",

@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <string>
@@ -199,23 +198,6 @@ TEST_CASE("local: a forked child neither releases nor rewrites the parent's slot
   CHECK(mark_in(dir, 0) == T);
 }
 
-TEST_CASE("local: a slot file replaced while held loses the lease for good", "[fleet][local]") {
-  const std::string dir = temp_dir();
-  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
-  Generator g(a.o);
-  g.next_id();
-  REQUIRE(unlink((dir + "/slot-0000").c_str()) == 0);
-  g.next_id();  // inside the reserved second: no write, nothing noticed yet
-  a.clock->set_wall_ms(T + 2000);
-  const Error e = error_of([&] { g.next_id(); });
-  CHECK(e.kind() == ErrorKind::kLeaseLost);
-  CHECK(std::string(e.what()).find("removed or replaced") != std::string::npos);
-  CHECK(g.status().lease_state == LeaseState::kLost);
-  CHECK_FALSE(g.status().healthy);
-  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
-  CHECK(g.stats().lease_refusals == 2);
-}
-
 TEST_CASE("local: a failed mark write refuses only ids the persisted mark does not cover",
           "[fleet][local]") {
   const std::string dir = temp_dir();
@@ -263,33 +245,6 @@ TEST_CASE("local: mark writes and close() run inside the wait hooks (GIL release
   g.close();  // final mark write + release
   CHECK(g_hook_enters == 3);
   CHECK(g_hook_leaves == 3);
-}
-
-TEST_CASE("local: unusable mark files are skipped; the default directory is used",
-          "[fleet][local]") {
-  const std::string dir = temp_dir();
-  { std::ofstream(dir + "/slot-0000.mark") << "garbage\n"; }
-  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
-  const Error e = error_of([&] { Generator g(a.o); });
-  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
-  CHECK(std::string(e.what()).find("not a mark") != std::string::npos);
-
-  const char* old = std::getenv("XDG_RUNTIME_DIR");
-  const std::string saved = old ? old : "";
-  setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
-  {
-    Opts b("local", T);
-    Generator g(b.o);
-    g.next_id();
-    struct stat st;
-    CHECK(stat((dir + "/snowfleet").c_str(), &st) == 0);
-    CHECK((st.st_mode & 0777) == 0700);
-    CHECK(mark_in(dir + "/snowfleet", g.node_id()) == T + 1000);
-  }
-  if (old)
-    setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
-  else
-    unsetenv("XDG_RUNTIME_DIR");
 }
 
 TEST_CASE("local: threads share a leased generator; the mark covers every id", "[fleet][local]") {
