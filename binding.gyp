@@ -22,6 +22,7 @@
         "core/src/generator.cc",
         "core/src/id_space.cc",
         "core/src/layout.cc",
+        "core/src/local_registry.cc",
         "core/src/mark_keeper.cc",
         "core/src/mint.cc",
         "core/src/node_source.cc",

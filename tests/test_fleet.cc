@@ -11,8 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <string>
@@ -24,27 +22,14 @@
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
+using snowfleet_test::mark_in;
+using snowfleet_test::Opts;
+using snowfleet_test::temp_dir;
 
 namespace {
 constexpr int64_t E = 1704067200000;
 constexpr int64_t T = E + 1'000'000;  // a scripted "now"
 using Seg = ScriptedClock::Segment;
-
-// A registry directory for one test, removed at exit (tests run in one process).
-std::string temp_dir() {
-  struct Cleanup {
-    std::vector<std::string> dirs;
-    ~Cleanup() {
-      std::error_code ec;
-      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
-    }
-  };
-  static Cleanup cleanup;
-  char tmpl[] = "/tmp/snowfleet-test-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  cleanup.dirs.push_back(tmpl);
-  return tmpl;
-}
 
 // Polls `done` for up to 5 s: for what the mark keeper's thread does in the background.
 bool eventually(const std::function<bool()>& done) {
@@ -54,33 +39,6 @@ bool eventually(const std::function<bool()>& done) {
   }
   return done();
 }
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-
-int64_t mark_in(const std::string& dir, int64_t node) {
-  char name[32];
-  std::snprintf(name, sizeof name, "/slot-%04lld.mark", static_cast<long long>(node));
-  const std::string text = slurp(dir + name);
-  REQUIRE(!text.empty());
-  return std::stoll(text);
-}
-
-
-struct Opts {
-  std::shared_ptr<ScriptedClock> clock;
-  GeneratorOptions o;
-  Opts(const std::string& source, int64_t wall_ms, Mode mode = Mode::kStrict,
-       const char* layout = "default") {
-    clock = std::make_shared<ScriptedClock>(wall_ms);
-    o.node_source = source;
-    o.mode = mode;
-    o.clock = clock;
-    o.layout = Layout::parse(layout);
-  }
-};
 
 // One slot only: the second claimant must wait for the first.
 constexpr const char* kOneSlot = "41.0.22@1704067200000";
@@ -259,24 +217,6 @@ TEST_CASE("local: a forked child neither releases nor rewrites the parent's slot
   CHECK(mark_in(dir, 0) == T);
 }
 
-TEST_CASE("local: a slot file replaced while held loses the lease for good", "[fleet][local]") {
-  const std::string dir = temp_dir();
-  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
-  Generator g(a.o);
-  g.next_id();
-  REQUIRE(unlink((dir + "/slot-0000").c_str()) == 0);
-  REQUIRE(rename((dir + "/slot-0000.mark").c_str(), (dir + "/elsewhere").c_str()) == 0);
-  { std::ofstream(dir + "/slot-0000") << "someone else\n"; }
-  // The keeper's check notices within a few ticks, without any call having to write.
-  CHECK(eventually([&] { return g.status().lease_state == LeaseState::kLost; }));
-  const Error e = error_of([&] { g.next_id(); });
-  CHECK(e.kind() == ErrorKind::kLeaseLost);
-  CHECK(std::string(e.what()).find("removed or replaced") != std::string::npos);
-  CHECK_FALSE(g.status().healthy);
-  CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
-  CHECK(g.stats().lease_refusals == 2);
-}
-
 TEST_CASE("local: a failed mark write refuses only ids the persisted mark does not cover",
           "[fleet][local]") {
   const std::string dir = temp_dir();
@@ -337,33 +277,6 @@ TEST_CASE("local: waiting for the mark keeper and close() run inside the wait ho
   g.close();  // stopping the keeper, the final mark write, the release
   CHECK(g_hook_enters == 4);
   CHECK(g_hook_leaves == 4);
-}
-
-TEST_CASE("local: unusable mark files are skipped; the default directory is used",
-          "[fleet][local]") {
-  const std::string dir = temp_dir();
-  { std::ofstream(dir + "/slot-0000.mark") << "garbage\n"; }
-  Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);
-  const Error e = error_of([&] { Generator g(a.o); });
-  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
-  CHECK(std::string(e.what()).find("not a mark") != std::string::npos);
-
-  const char* old = std::getenv("XDG_RUNTIME_DIR");
-  const std::string saved = old ? old : "";
-  setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
-  {
-    Opts b("local", T);
-    Generator g(b.o);
-    g.next_id();
-    struct stat st;
-    CHECK(stat((dir + "/snowfleet").c_str(), &st) == 0);
-    CHECK((st.st_mode & 0777) == 0700);
-    CHECK(mark_in(dir + "/snowfleet", g.node_id()) == T + 1000);
-  }
-  if (old)
-    setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
-  else
-    unsetenv("XDG_RUNTIME_DIR");
 }
 
 TEST_CASE("local: threads share a leased generator; the mark covers every id", "[fleet][local]") {

@@ -3,7 +3,18 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
 #include <functional>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "snowfleet/snowfleet.hpp"
 
@@ -23,5 +34,65 @@ inline snowfleet::Error error_of(const std::function<void()>& fn) {
 
 /// The kind of the snowfleet::Error fn throws.
 inline snowfleet::ErrorKind kind_of(const std::function<void()>& fn) { return error_of(fn).kind(); }
+
+/// A fresh registry directory for one test, removed at exit (tests run in one process).
+inline std::string temp_dir() {
+  struct Cleanup {
+    std::vector<std::string> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+  };
+  static Cleanup cleanup;
+  char tmpl[] = "/tmp/snowfleet-test-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  cleanup.dirs.push_back(tmpl);
+  return tmpl;
+}
+
+/// The whole content of a regular file; "" when it cannot be read or is anything else (a
+/// FIFO left where a registry file should be must fail a test, not hang it).
+inline std::string slurp(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "";
+  struct stat st;
+  std::string out;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return out;
+}
+
+/// DIR/slot-NNNN, the registry's name for a slot (with an optional suffix such as ".mark").
+inline std::string slot_path(const std::string& dir, int64_t node, const char* suffix = "") {
+  char name[40];
+  std::snprintf(name, sizeof name, "/slot-%04lld%s", static_cast<long long>(node), suffix);
+  return dir + name;
+}
+
+/// The mark persisted for `node` in registry `dir` (fails the test when there is none).
+inline int64_t mark_in(const std::string& dir, int64_t node) {
+  const std::string text = slurp(slot_path(dir, node, ".mark"));
+  REQUIRE(!text.empty());
+  return std::stoll(text);
+}
+
+/// Generator options with a node source and a scripted clock frozen at `wall_ms`.
+struct Opts {
+  std::shared_ptr<snowfleet::ScriptedClock> clock;
+  snowfleet::GeneratorOptions o;
+  Opts(const std::string& source, int64_t wall_ms, snowfleet::Mode mode = snowfleet::Mode::kStrict,
+       const char* layout = "default") {
+    clock = std::make_shared<snowfleet::ScriptedClock>(wall_ms);
+    o.node_source = source;
+    o.mode = mode;
+    o.clock = clock;
+    o.layout = snowfleet::Layout::parse(layout);
+  }
+};
 
 }  // namespace snowfleet_test

@@ -24,7 +24,8 @@ struct NodeClaim {
 NodeClaim claim_node(const std::string& spec, const Layout& layout,
                      const std::shared_ptr<Clock>& clock);
 
-/// "local[:DIR]": a slot file in DIR held with an open-file-description lock.
+/// "local[:DIR]": a slot file in DIR held with an open-file-description lock and (Linux) an
+/// abstract Unix socket named after DIR and the slot.
 std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout);
 /// "etcd://host:port[,host:port...]/prefix?ttl=10": a slot key held by an etcd lease.
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,

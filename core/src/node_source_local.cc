@@ -1,27 +1,36 @@
 // "local[:DIR]": node ids leased from a registry directory shared by one host's processes,
-// whatever their language. One file per slot (DIR/slot-0007) is held with an
-// open-file-description lock (flock where OFD locks are missing): the kernel drops it when
-// the last descriptor of the holder goes away, so a crashed process never leaks a slot,
-// and two opens, even inside one process, never share one. The slot's high-water mark
-// lives next to it (DIR/slot-0007.mark, one decimal Unix ms), replaced atomically: write a
-// temporary file, fsync, rename, fsync the directory. Nothing here runs per id.
+// whatever their language. A slot is held by two locks that die with their holder:
+//  - an open-file-description lock on DIR/slot-0007 (flock where OFD locks are missing):
+//    per open, so two generators of one process never share a slot either;
+//  - on Linux, an abstract Unix socket bound to "snowfleet/<hash of DIR>/7": no file
+//    cleaner can remove it, so deleting the registry under a live holder cannot free its
+//    slot for a process of the same network namespace.
+// A slot is free only when both can be taken. Its high-water mark is DIR/slot-0007.mark;
+// while the slot is held, maintain() (and every mark write) puts back whatever was
+// deleted or replaced, so that later claimants find the history. Files are touched
+// through local_registry.cc (no links followed, nothing that can block). Nothing here
+// runs per id.
 #include <fcntl.h>
-#include <sys/file.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
+#include "local_registry.hpp"
 #include "node_source.hpp"
-#include "strict_int.hpp"
 
 namespace snowfleet {
 namespace detail {
 namespace {
+
+using registry::MarkFile;
 
 // Probing stops after this many slots, so a layout with a huge node field does not
 // create millions of files before failing.
@@ -33,174 +42,234 @@ std::string errno_text(int err) { return std::strerror(err); }
   throw Error(ErrorKind::kNodeIdUnavailable, what);
 }
 
-// The OFD lock is the default (per open file description, so not shared by two opens in
-// one process, unlike classic POSIX locks); flock has the same ownership rules and serves
-// where OFD locks are missing or refused.
-bool try_lock(int fd, int* err) {
-#ifdef F_OFD_SETLK
-  struct flock fl;
-  std::memset(&fl, 0, sizeof fl);
-  fl.l_type = F_WRLCK;
-  fl.l_whence = SEEK_SET;
-  if (fcntl(fd, F_OFD_SETLK, &fl) == 0) return true;
-  if (errno != EINVAL) {
-    *err = errno;
-    return false;
+// Who holds the slot, for people reading the directory (never read by snowfleet).
+void write_holder(int fd) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  const std::string holder = "pid " + std::to_string(getpid()) + " host " + host + "\n";
+  if (ftruncate(fd, 0) == 0 && pwrite(fd, holder.data(), holder.size(), 0) < 0) {
+    // Informational only.
   }
-#endif
-  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
-  *err = errno;
-  return false;
 }
 
-void unlock(int fd) {
-#ifdef F_OFD_SETLK
-  struct flock fl;
-  std::memset(&fl, 0, sizeof fl);
-  fl.l_type = F_UNLCK;
-  fl.l_whence = SEEK_SET;
-  if (fcntl(fd, F_OFD_SETLK, &fl) == 0) return;
-#endif
-  flock(fd, LOCK_UN);
+void close_fd(int& fd) noexcept {
+  if (fd >= 0) close(fd);
+  fd = -1;
 }
 
-bool is_held_errno(int err) { return err == EAGAIN || err == EACCES || err == EWOULDBLOCK; }
+class LocalLease;
 
-std::string default_dir() {
-  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
-  if (xdg && *xdg) return std::string(xdg) + "/snowfleet";
-  return "/tmp/snowfleet-" + std::to_string(geteuid());
+// The live leases of this process, so that a forked child drops its copies of their
+// descriptors at once (pthread_atfork). The slot then stays the parent's alone: it is
+// freed when the parent releases it or dies, whatever its children do. Never destroyed:
+// a lease may outlive static destruction.
+std::mutex& live_mu() {
+  static std::mutex* mu = new std::mutex;
+  return *mu;
 }
-
-// mkdir -p. A default directory in a shared place (/tmp) must be a real directory owned by
-// us, or another user could hand us a registry they control.
-void make_dirs(const std::string& dir, bool private_dir, const std::string& quoted) {
-  std::string path;
-  size_t pos = 0;
-  while (pos != std::string::npos) {
-    pos = dir.find('/', pos + 1);
-    path = dir.substr(0, pos);
-    if (path.empty()) continue;
-    const bool last = pos == std::string::npos;
-    if (mkdir(path.c_str(), last && private_dir ? 0700 : 0777) != 0 && errno != EEXIST)
-      unavailable(quoted + ": cannot create the registry directory " + path + ": " +
-                  errno_text(errno));
-  }
-  struct stat st;
-  if (lstat(dir.c_str(), &st) != 0)
-    unavailable(quoted + ": cannot use the registry directory " + dir + ": " + errno_text(errno));
-  if (private_dir && (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()))
-    unavailable(quoted + ": the default registry directory " + dir +
-                " is not a directory owned by this user; pass local:<dir> explicitly");
-}
-
-std::string slot_name(int64_t slot) {
-  std::string n = std::to_string(slot);
-  if (n.size() < 4) n.insert(0, 4 - n.size(), '0');
-  return "slot-" + n;
-}
-
-// Reads DIR/slot-N.mark. Returns false (with *why) when the file exists but is unreadable
-// or not a mark: such a slot is skipped rather than reused with an unknown mark.
-bool read_mark(const std::string& path, int64_t* mark, std::string* why) {
-  *mark = -1;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
-    if (errno == ENOENT) return true;
-    *why = path + ": " + errno_text(errno);
-    return false;
-  }
-  char buf[64];
-  const ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) {
-    *why = path + ": empty or unreadable mark file";
-    return false;
-  }
-  std::string_view text(buf, static_cast<size_t>(n));
-  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-  int64_t v;
-  if (!parse_int64(text, &v, true) || v < -1) {
-    *why = path + ": not a mark ('" + std::string(buf, static_cast<size_t>(n)).substr(0, 20) + "')";
-    return false;
-  }
-  *mark = v;
-  return true;
+std::vector<LocalLease*>& live() {
+  static auto* v = new std::vector<LocalLease*>;
+  return *v;
 }
 
 class LocalLease final : public NodeLease {
  public:
-  LocalLease(int64_t slot, int fd, int dir_fd, const std::string& dir, int64_t mark)
-      : fd_(fd), dir_fd_(dir_fd) {
+  LocalLease(int64_t slot, int fd, int dir_fd, int sock, const std::string& dir, bool private_dir,
+             int64_t mark)
+      : fd_(fd), dir_fd_(dir_fd), sock_(sock), dir_(dir), private_dir_(private_dir) {
     node_id_ = slot;
     claimed_mark_ms_ = mark;
     mark_ms_.store(mark, std::memory_order_relaxed);
-    lock_path_ = dir + "/" + slot_name(slot);
-    mark_path_ = lock_path_ + ".mark";
-    tmp_path_ = lock_path_ + ".mark.tmp";
+    name_ = registry::slot_name(slot);
+    slot_path_ = dir + "/" + name_;
     where_ = "local:" + dir + " slot " + std::to_string(slot);
+    std::lock_guard<std::mutex> lock(live_mu());
+    live().push_back(this);
   }
-  ~LocalLease() override { release(); }
+  ~LocalLease() override {
+    release();
+    std::lock_guard<std::mutex> lock(live_mu());
+    auto& v = live();
+    v.erase(std::remove(v.begin(), v.end(), this), v.end());
+  }
 
   void write_mark(int64_t mark_ms) override {
+    std::lock_guard<std::mutex> lock(mu_);
     if (fd_ < 0) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
     if (lost()) throw Error(ErrorKind::kLeaseLost, problem());
-    // The lock protects the inode we opened. If someone removed or replaced the slot file,
-    // a newcomer may lock the new one: stop rather than share the slot.
-    struct stat mine, now;
-    if (fstat(fd_, &mine) != 0 || stat(lock_path_.c_str(), &now) != 0 ||
-        mine.st_ino != now.st_ino || mine.st_dev != now.st_dev) {
-      set_lost(where_ + ": the slot file " + lock_path_ +
-               " was removed or replaced while held; another process may hold the slot now");
+    // The mark must land where claimants look, next to a slot file we hold: put back a
+    // deleted directory or slot file first. A slot file that cannot be put back (say, a
+    // FIFO in its place) does not stop the write: no claimant can take the slot through it.
+    std::string why, trouble;
+    const bool dir_ok = check_dir(&why);
+    if (dir_ok && check_slot(&trouble) == Slot::kLost)
       throw Error(ErrorKind::kLeaseLost, problem());
-    }
-    const std::string text = std::to_string(mark_ms) + "\n";
-    const int t =
-        open(tmp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
-    bool ok = t >= 0;
-    int err = ok ? 0 : errno;
-    if (ok && write(t, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
-      ok = false, err = errno;
-    if (ok && fsync(t) != 0) ok = false, err = errno;
-    if (t >= 0 && close(t) != 0 && ok) ok = false, err = errno;
-    if (ok && rename(tmp_path_.c_str(), mark_path_.c_str()) != 0) ok = false, err = errno;
-    if (ok && fsync(dir_fd_) != 0) ok = false, err = errno;
-    if (!ok) {
-      const std::string why = where_ + ": could not persist the high-water mark to " + mark_path_ +
-                              ": " + errno_text(err);
+    if (!dir_ok || !registry::write_mark(dir_fd_, name_, dir_, mark_ms, &why)) {
+      why = where_ + ": could not persist the high-water mark: " + why;
       set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
     mark_ms_.store(mark_ms, std::memory_order_release);
+    set_problem(trouble.empty() ? trouble : where_ + ": " + trouble);
+  }
+
+  void maintain() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (fd_ < 0 || lost()) return;
+    std::string why;
+    if (check_dir(&why)) {
+      if (check_slot(&why) == Slot::kLost) return;
+      std::string mark_why;
+      check_mark(&mark_why);
+      if (why.empty()) why = mark_why;
+    }
+    set_problem(why.empty() ? why : where_ + ": " + why);
   }
 
   void release() noexcept override {
+    if (forked_.load(std::memory_order_acquire)) return;  // mu_ may be copied locked
+    std::lock_guard<std::mutex> lock(mu_);
     if (fd_ < 0) return;
-    unlock(fd_);  // explicit: a forked child may still hold a descriptor of this file
-    close(fd_);
-    close(dir_fd_);
-    fd_ = dir_fd_ = -1;
+    registry::unlock(fd_);  // explicit: a descriptor of this file may survive elsewhere
+    close_fd(fd_);
+    close_fd(dir_fd_);
+    close_fd(sock_);  // unbinds the name once no other descriptor of it is left
   }
 
-  void abandon_after_fork() noexcept override {
-    if (fd_ < 0) return;
-    close(fd_);  // the parent's descriptor keeps the lock
-    close(dir_fd_);
-    fd_ = dir_fd_ = -1;
+  void abandon_after_fork() noexcept override { drop_inherited(); }
+
+  // In a forked child: close this process's copies without touching the parent's lock
+  // (it belongs to the open file description, which the parent's descriptor keeps) or its
+  // socket. Never takes mu_: a parent thread may have held it at fork time.
+  void drop_inherited() noexcept {
+    forked_.store(true, std::memory_order_release);
+    close_fd(fd_);
+    close_fd(dir_fd_);
+    close_fd(sock_);
   }
 
  private:
-  int fd_, dir_fd_;
-  std::string lock_path_, mark_path_, tmp_path_;
+  enum class Slot { kOurs, kLost, kTrouble };
+
+  // The registry directory is still the one we opened; else (deleted, replaced)
+  // re-creates it and opens the new one.
+  bool check_dir(std::string* why) {
+    struct stat want, have;
+    if (stat(dir_.c_str(), &want) == 0 && fstat(dir_fd_, &have) == 0 &&
+        registry::same_file(want, have))
+      return true;
+    try {
+      registry::make_dirs(dir_, private_dir_, where_);
+    } catch (const Error& e) {
+      *why = e.what();
+      if (why->rfind(where_ + ": ", 0) == 0) why->erase(0, where_.size() + 2);  // said by callers
+      return false;
+    }
+    const int fd = open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      *why = "cannot open the re-created registry directory " + dir_ + ": " + errno_text(errno);
+      return false;
+    }
+    close_fd(dir_fd_);
+    dir_fd_ = fd;
+    return true;
+  }
+
+  // The slot file is still the inode we locked; else locks whatever the path names now,
+  // creating it if it is gone. Lost when someone else holds that lock: a holder outside
+  // this network namespace, which could not see our socket.
+  Slot check_slot(std::string* why) {
+    struct stat mine, now;
+    if (fstat(fd_, &mine) != 0) {
+      *why = slot_path_ + ": " + errno_text(errno);
+      return Slot::kTrouble;
+    }
+    if (fstatat(dir_fd_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (registry::same_file(mine, now)) return Slot::kOurs;
+      if (!S_ISREG(now.st_mode)) {
+        *why = slot_path_ + " is " + registry::file_kind(now.st_mode) +
+               " instead of the slot file; no claimant can take the slot through it, and the "
+               "holder puts its file back once it is removed";
+        return Slot::kTrouble;
+      }
+    } else if (errno != ENOENT) {
+      *why = slot_path_ + ": " + errno_text(errno);
+      return Slot::kTrouble;
+    }
+    int err = 0;
+    const int fd = registry::open_regular(dir_fd_, name_, O_RDWR | O_CREAT, slot_path_, &err, why);
+    if (fd < 0) return Slot::kTrouble;
+    if (!registry::try_lock(fd, &err)) {
+      close(fd);
+      if (!registry::is_held_errno(err)) {
+        *why = slot_path_ + ": cannot lock: " + errno_text(err);
+        return Slot::kTrouble;
+      }
+      set_lost(where_ + ": the slot file " + slot_path_ +
+               " was deleted or replaced while held, and the new one is locked by another "
+               "process (one outside this network namespace, which cannot see this holder's "
+               "socket); it may issue ids with this node id now");
+      return Slot::kLost;
+    }
+    if (fstatat(dir_fd_, name_.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 || fstat(fd, &mine) != 0 ||
+        !registry::same_file(mine, now)) {
+      registry::unlock(fd);
+      close(fd);
+      *why = slot_path_ + " changed while being put back; trying again";
+      return Slot::kTrouble;
+    }
+    write_holder(fd);
+    registry::unlock(fd_);
+    close_fd(fd_);
+    fd_ = fd;
+    return Slot::kOurs;
+  }
+
+  // The mark file holds at least the mark we persisted last; else (deleted, lowered,
+  // garbage, not a regular file) writes it again. A higher mark is more cautious: kept.
+  void check_mark(std::string* why) {
+    const int64_t want = mark_ms_.load(std::memory_order_acquire);
+    if (want < 0) return;
+    int64_t found = -1;
+    std::string ignored;
+    if (registry::read_mark(dir_fd_, name_, dir_, &found, &ignored) == MarkFile::kValue &&
+        found >= want)
+      return;
+    struct stat st;
+    if (fstatat(dir_fd_, (name_ + ".mark").c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISDIR(st.st_mode)) {
+      // A rename cannot replace it; claimants skip the slot meanwhile (unknown history).
+      *why = slot_path_ + ".mark is a directory: cannot put back the high-water mark " +
+             std::to_string(want);
+      return;
+    }
+    if (!registry::write_mark(dir_fd_, name_, dir_, want, why))
+      *why = "could not put back the high-water mark " + std::to_string(want) + ": " + *why;
+  }
+
+  std::mutex mu_;  // write_mark, maintain and release: one at a time
+  int fd_, dir_fd_, sock_;
+  std::string dir_, name_, slot_path_;
+  bool private_dir_;
+  std::atomic<bool> forked_{false};
 };
+
+void before_fork() { live_mu().lock(); }
+void after_fork_parent() { live_mu().unlock(); }
+void after_fork_child() {
+  for (LocalLease* lease : live()) lease->drop_inherited();
+  live_mu().unlock();
+}
 
 }  // namespace
 
 std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout) {
+  static std::once_flag atfork;
+  std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
   std::string dir = spec.size() > 6 ? spec.substr(6) : "";
   const bool private_dir = dir.empty();
-  if (private_dir) dir = default_dir();
+  if (private_dir) dir = registry::default_dir(quoted);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   if (dir[0] != '/') {
     // Every process of the fleet must name the same directory: make it absolute now.
@@ -209,10 +278,11 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
       unavailable(quoted + ": cannot resolve the relative directory: " + errno_text(errno));
     dir = std::string(cwd) + "/" + dir;
   }
-  make_dirs(dir, private_dir, quoted);
+  registry::make_dirs(dir, private_dir, quoted);
   const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0)
     unavailable(quoted + ": cannot open the registry directory " + dir + ": " + errno_text(errno));
+  const std::string key = registry::socket_key(dir);
 
   const int64_t slots = layout.max_node_id() + 1;
   const int64_t start = probe_start(slots);
@@ -221,47 +291,68 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   int64_t held = 0;
   for (int64_t i = 0; i < probes; ++i) {
     const int64_t slot = (start + i) % slots;
-    const std::string path = dir + "/" + slot_name(slot);
-    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-    if (fd < 0) {
-      if (problem.empty()) problem = path + ": " + errno_text(errno);
+    const std::string name = registry::slot_name(slot), path = dir + "/" + name;
+    std::string why;
+    int err = 0;
+    // The socket first: a live holder of this network namespace keeps it whatever became
+    // of the registry's files.
+    const std::string sock_name = key + "/" + std::to_string(slot);
+    int sock = registry::bind_socket(sock_name, &err);
+    if (sock < 0 && err != ENOSYS) {
+      if (err == EADDRINUSE) {
+        ++held;
+      } else if (problem.empty()) {
+        problem = "cannot bind the abstract socket @" + sock_name + ": " + errno_text(err);
+      }
       continue;
     }
-    int err = 0;
-    if (!try_lock(fd, &err)) {
-      if (is_held_errno(err)) {
+    const int fd = registry::open_regular(dir_fd, name, O_RDWR | O_CREAT, path, &err, &why);
+    if (fd < 0) {
+      if (problem.empty()) problem = why;
+      close_fd(sock);
+      continue;
+    }
+    const auto give_back = [&](int locked_fd) {
+      if (locked_fd >= 0) registry::unlock(locked_fd);
+      close(fd);
+      close_fd(sock);
+    };
+    if (!registry::try_lock(fd, &err)) {
+      if (registry::is_held_errno(err)) {
         ++held;
       } else if (problem.empty()) {
         problem = path + ": cannot lock: " + errno_text(err);
       }
-      close(fd);
+      give_back(-1);
       continue;
     }
     // Locked. Make sure the path still names the inode we locked (a concurrent cleanup
     // could have unlinked it between open and lock).
     struct stat mine, now;
-    if (fstat(fd, &mine) != 0 || stat(path.c_str(), &now) != 0 || mine.st_ino != now.st_ino ||
-        mine.st_dev != now.st_dev) {
-      unlock(fd);
-      close(fd);
+    if (fstat(fd, &mine) != 0 || fstatat(dir_fd, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !registry::same_file(mine, now)) {
+      give_back(fd);
       continue;
     }
-    int64_t mark;
-    std::string why;
-    if (!read_mark(path + ".mark", &mark, &why)) {
+    // An absent mark is no history: no live holder can be behind it (both locks were
+    // free; a live holder puts back what was deleted), see docs/fleet.md for the limits.
+    // Anything unreadable is an unknown history: the slot is skipped.
+    int64_t mark = -1;
+    const MarkFile found = registry::read_mark(dir_fd, name, dir, &mark, &why);
+    if (found == MarkFile::kValue && mark > layout.max_timestamp_ms())
+      why = path + ".mark: mark " + std::to_string(mark) +
+            " is past the last millisecond of layout " + layout.to_string() +
+            ": the slot can never issue ids under it";
+    else if (found != MarkFile::kUnusable)
+      why.clear();
+    if (!why.empty()) {
       if (problem.empty()) problem = why;
-      unlock(fd);
-      close(fd);
+      give_back(fd);
       continue;
     }
-    // Who holds it, for people reading the directory (not used by snowfleet).
-    char host[256] = {0};
-    gethostname(host, sizeof host - 1);
-    const std::string holder = "pid " + std::to_string(getpid()) + " host " + host + "\n";
-    if (ftruncate(fd, 0) == 0 && pwrite(fd, holder.data(), holder.size(), 0) < 0) {
-      // Informational only.
-    }
-    return std::make_shared<LocalLease>(slot, fd, dir_fd, dir, mark);
+    if (found == MarkFile::kAbsent) mark = -1;
+    write_holder(fd);
+    return std::make_shared<LocalLease>(slot, fd, dir_fd, sock, dir, private_dir, mark);
   }
   close(dir_fd);
   std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +

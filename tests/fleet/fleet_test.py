@@ -233,6 +233,55 @@ class LocalRegistry(unittest.TestCase):
         assert_unique(self, holders + [heir])
 
 
+    def test_registry_deleted_under_live_holders_gives_no_slot_away(self):
+        """logind removes $XDG_RUNTIME_DIR at logout and tmp cleaners age files out:
+        whatever is deleted or replaced, a newcomer must not claim a live holder's slot on
+        fresh files and read the missing mark as "no history"."""
+        layout = "41.1.21@1704067200000"  # 2 slots, both held (1 node bit)
+        for how in ("directory removed", "files removed", "directory replaced"):
+            with self.subTest(how=how):
+                reg = tempfile.mkdtemp(prefix="snowfleet-wiped-")
+                self.addCleanup(shutil.rmtree, reg, True)
+                self.addCleanup(shutil.rmtree, reg + ".old", True)
+                src = f"local:{reg}"
+                holders = [Worker(src, "--layout", layout, "--seconds", 30, "--burst", 32,
+                                  "--pause-us", 500, "--keep-going") for _ in range(2)]
+                self.assertEqual(sorted(w.node() for w in holders), [0, 1])
+                time.sleep(0.3)
+                if how == "directory removed":
+                    shutil.rmtree(reg)
+                elif how == "files removed":
+                    for name in os.listdir(reg):
+                        os.unlink(os.path.join(reg, name))
+                else:
+                    os.rename(reg, reg + ".old")
+                    os.mkdir(reg)
+                newcomers = [Worker(src, "--layout", layout, "--seconds", 2, "--burst", 32,
+                                    "--pause-us", 500, "--keep-going") for _ in range(2)]
+                codes = [w.finish() for w in newcomers]
+                # The holders put the registry back at their next mark write (about once a
+                # second while minting; maintain() does it every ~100 ms).
+                marks = [os.path.join(reg, f"slot-000{n}.mark") for n in (0, 1)]
+                end = time.time() + 5
+                while time.time() < end and not all(map(os.path.exists, marks)):
+                    time.sleep(0.05)
+                for w in holders:
+                    self.assertEqual(w.stop(), 0, w.errors()[:3])
+                assert_unique(self, holders + newcomers)
+                self.assertEqual(codes, [2, 2], [w.snapshot()[:2] for w in newcomers])
+                for w in newcomers:
+                    self.assertIn("NODE_ID_UNAVAILABLE", w.errors()[0])
+                self.assertTrue(all(map(os.path.exists, marks)), os.listdir(reg))
+                # Later claimants find the history the holders put back.
+                for w in holders:
+                    heir = Worker(src, "--layout", layout, "--seconds", 0.2, "--keep-going")
+                    node = heir.node()
+                    victim = next(h for h in holders if h.node() == node)
+                    self.assertGreaterEqual(heir.claimed_mark(),
+                                            max(decode(i, 1, 21)["ms"] for i in victim.ids()))
+                    heir.stop()
+
+
 @unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1", "FLEET_POLYGLOT not set")
 class PolyglotLocalRegistry(unittest.TestCase):
     def test_python_node_java_share_one_registry_and_a_killed_slot_is_reused(self):

@@ -1,0 +1,75 @@
+// The files and names of a "local:DIR" registry, and how they are touched: nothing is
+// opened through a symbolic link, nothing can block (a FIFO in place of a file), nothing
+// but a regular file is used. The lease logic is in node_source_local.cc. Internal.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+
+namespace snowfleet {
+namespace detail {
+namespace registry {
+
+/// "slot-0007": the slot's lock file; the mark is "<name>.mark", its temporary
+/// "<name>.mark.tmp".
+std::string slot_name(int64_t slot);
+
+/// The directory `local` without a directory uses: $XDG_STATE_HOME/snowfleet (when set
+/// to an absolute path), else /var/lib/snowfleet for root, else
+/// ~/.local/state/snowfleet. Throws kNodeIdUnavailable when a user has no home.
+std::string default_dir(const std::string& quoted);
+
+/// mkdir -p `dir`. With `private_dir` (the default registry) the directories created are
+/// 0700 and `dir` must be a real directory owned by this user. Throws kNodeIdUnavailable.
+void make_dirs(const std::string& dir, bool private_dir, const std::string& quoted);
+
+/// Opens `name` in `dir_fd` with `flags` plus O_CLOEXEC|O_NOFOLLOW|O_NONBLOCK|O_NOCTTY and
+/// checks with fstat that it is a regular file. Returns the descriptor, or -1 with *err
+/// the errno (0 when the file exists but is not a regular file) and *why naming `path`
+/// and what is wrong ("/run/ids/slot-0007 is a FIFO, not a regular file").
+int open_regular(int dir_fd, const std::string& name, int flags, const std::string& path, int* err,
+                 std::string* why);
+
+/// Whether two stat results name one file.
+bool same_file(const struct stat& a, const struct stat& b);
+
+enum class MarkFile {
+  kAbsent,    ///< no file: no recorded history
+  kValue,     ///< *mark holds the mark (Unix ms >= 0)
+  kUnusable,  ///< anything else: the history is unknown; *why names the file
+};
+/// Reads the mark "<slot>.mark": one plain decimal (digits only, at most one trailing
+/// newline), parsed with the strict parser.
+MarkFile read_mark(int dir_fd, const std::string& slot, const std::string& dir, int64_t* mark,
+                   std::string* why);
+
+/// Replaces "<slot>.mark" with `mark_ms` durably: removes a stale temporary file (never a
+/// directory), creates it exclusively, writes, fsyncs, renames over the mark, fsyncs the
+/// directory. Returns false with *why naming the file on any failure.
+bool write_mark(int dir_fd, const std::string& slot, const std::string& dir, int64_t mark_ms,
+                std::string* why);
+
+/// Takes the slot file's lock: an open-file-description lock (two opens never share it,
+/// even in one process), flock where OFD locks are missing. False with *err on failure.
+bool try_lock(int fd, int* err);
+void unlock(int fd);
+/// The errno of a lock some other open file description holds.
+bool is_held_errno(int err);
+
+/// What a file is ("a FIFO", "a directory", ...), for messages.
+const char* file_kind(mode_t mode);
+
+/// The registry's prefix in the abstract Unix-socket namespace:
+/// "snowfleet/<16 hex digits: FNV-1a 64 of realpath(dir)>". Slot N's holder binds
+/// "<key>/N"; one realpath, so every spelling of the directory gives one name.
+std::string socket_key(const std::string& dir);
+/// Binds `name` in the abstract namespace (Linux). Returns the socket, or -1 with *err:
+/// EADDRINUSE when a live process of this network namespace holds the name, ENOSYS where
+/// there is no abstract namespace (the file lock is then the only guard).
+int bind_socket(const std::string& name, int* err);
+
+}  // namespace registry
+}  // namespace detail
+}  // namespace snowfleet

@@ -1,0 +1,222 @@
+// The local registry's files: what a claimant does with a FIFO, a link or a directory in
+// place of a slot, mark or temporary file (refuses it by name, never blocks, never writes
+// through a link), with a mark that is not a plain decimal, and where the default registry
+// lives, and what a forked child keeps of it. A registry deleted under its holders is
+// test_local_wipe.cc; the basic lease behaviour (distinct slots, marks, crash, fork) is
+// test_fleet.cc.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "local_util.hpp"
+#include "node_source.hpp"  // internal: the claimed mark, before any generator adds its own
+#include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
+
+using namespace snowfleet;
+using namespace local_test;
+using snowfleet_test::mark_in;
+using snowfleet_test::Opts;
+using snowfleet_test::slot_path;
+using snowfleet_test::slurp;
+using snowfleet_test::temp_dir;
+namespace fs = std::filesystem;
+
+namespace {
+// Puts a non-regular file (or a link) at `path`.
+void make_odd(const std::string& path, const std::string& kind, const std::string& dir) {
+  if (kind == "FIFO") {
+    REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+  } else if (kind == "directory") {
+    REQUIRE(mkdir(path.c_str(), 0700) == 0);
+  } else if (kind == "symbolic link") {
+    write_file(dir + "/target", "1704067201000\n");  // a readable mark: still refused
+    REQUIRE(symlink((dir + "/target").c_str(), path.c_str()) == 0);
+  } else {  // dangling symbolic link: a claimant must not create a file through it
+    REQUIRE(symlink((dir + "/nowhere").c_str(), path.c_str()) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("local: a FIFO, link or directory in place of a slot or mark file is refused by name",
+          "[fleet][local]") {
+  for (const char* suffix : {"", ".mark"}) {
+    for (const char* kind : {"FIFO", "directory", "symbolic link", "dangling symbolic link"}) {
+      INFO("slot-NNNN" << suffix << " is a " << kind);
+      const std::string dir = temp_dir();
+      for (int n = 0; n < 2; ++n) make_odd(slot_path(dir, n, suffix), kind, dir);
+      const std::string verdict = guarded([&] { return claim_verdict("local:" + dir); });
+      INFO("verdict: " << verdict);
+      CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
+      CHECK(verdict.find(dir + "/slot-000") != std::string::npos);
+      CHECK(verdict.find(std::string(suffix) + " is a ") != std::string::npos);
+      if (std::string(kind) == "symbolic link") CHECK(slurp(dir + "/target") == "1704067201000\n");
+      if (std::string(kind) == "dangling symbolic link") CHECK_FALSE(fs::exists(dir + "/nowhere"));
+    }
+  }
+}
+
+TEST_CASE(
+    "local: a stale FIFO or link at the temporary mark file is replaced, never written through",
+    "[fleet][local]") {
+  for (const char* kind : {"FIFO", "symbolic link", "dangling symbolic link", "directory"}) {
+    INFO("slot-NNNN.mark.tmp is a " << kind);
+    const std::string dir = temp_dir();
+    for (int n = 0; n < 2; ++n) make_odd(slot_path(dir, n, ".mark.tmp"), kind, dir);
+    const std::string verdict = guarded([&] { return claim_verdict("local:" + dir); });
+    INFO("verdict: " << verdict);
+    if (std::string(kind) == "directory") {
+      // Not ours to remove: the write fails, naming the file; the slot stays held.
+      CHECK(verdict.rfind("refused ", 0) == 0);
+      CHECK(verdict.find(".mark.tmp") != std::string::npos);
+      continue;
+    }
+    CHECK(verdict.rfind("claimed ", 0) == 0);
+    if (verdict.rfind("claimed ", 0) != 0) continue;
+    const int64_t node = std::stoll(verdict.substr(8));
+    CHECK(mark_in(dir, node) == T);  // written ahead, then lowered by close()
+    if (std::string(kind) == "symbolic link") CHECK(slurp(dir + "/target") == "1704067201000\n");
+    if (std::string(kind) == "dangling symbolic link") CHECK_FALSE(fs::exists(dir + "/nowhere"));
+  }
+}
+
+TEST_CASE("local: a mark that is not a plain decimal Unix ms makes its slot unusable, named",
+          "[fleet][local]") {
+  const std::vector<std::string> bad = {
+      "",
+      "\n",
+      "+1704067201000\n",
+      " 1704067201000\n",
+      "1704067201000 \n",
+      "1704067201000\n\n",
+      "1704067201000x",
+      "1704067201000\r\n",
+      "0x10\n",
+      "1e12\n",
+      "-5\n",
+      "-1\n",
+      "--1\n",
+      "99999999999999999999\n",  // beyond int64
+      "9223372036854775807\n",   // an int64, but past the last millisecond of the layout
+      std::string("17040\0", 6),
+      std::string(100, '1'),
+      "1704067201000\n" + std::string(80, ' ')};
+  for (const std::string& text : bad) {
+    INFO("mark file '" << text << "'");
+    const std::string dir = temp_dir();
+    for (int n = 0; n < 2; ++n) write_file(slot_path(dir, n, ".mark"), text);
+    const std::string verdict = claim_verdict("local:" + dir);
+    INFO("verdict: " << verdict);
+    CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
+    CHECK(verdict.find(".mark: ") != std::string::npos);
+  }
+  for (const std::string text : {"1704067201000\n", "1704067201000"}) {
+    const std::string dir = temp_dir();
+    for (int n = 0; n < 2; ++n) write_file(slot_path(dir, n, ".mark"), text);
+    auto lease = detail::claim_local("local:" + dir, Layout::parse(kTwoSlots));
+    CHECK(lease->claimed_mark_ms() == 1704067201000);
+  }
+}
+
+TEST_CASE("local: the default registry is a persistent state directory", "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string verdict = guarded([&] {
+    setenv("XDG_STATE_HOME", dir.c_str(), 1);
+    Opts a("local", T);
+    Generator g(a.o);
+    g.next_id();
+    struct stat st;
+    if (stat((dir + "/snowfleet").c_str(), &st) != 0) return std::string("no registry");
+    if ((st.st_mode & 0777) != 0700) return std::string("not 0700");
+    return slurp(slot_path(dir + "/snowfleet", g.node_id(), ".mark"));
+  });
+  CHECK(verdict == std::to_string(T + 1000) + "\n");
+  // A relative $XDG_STATE_HOME is ignored (XDG spec): ~/.local/state/snowfleet for a user,
+  // /var/lib/snowfleet for root (not checked here: it would create it on this machine).
+  const std::string user = guarded([&] {
+    if (geteuid() == 0) {
+      chmod(dir.c_str(), 0777);
+      if (setgid(65534) != 0 || setuid(65534) != 0) return std::string("cannot drop root");
+    }
+    setenv("XDG_STATE_HOME", "relative/state", 1);
+    setenv("HOME", dir.c_str(), 1);
+    Opts a("local", T);
+    Generator g(a.o);
+    g.next_id();
+    return slurp(slot_path(dir + "/.local/state/snowfleet", g.node_id(), ".mark"));
+  });
+  CHECK(user == std::to_string(T + 1000) + "\n");
+}
+
+TEST_CASE("local: a forked child closes its copies at once: the slot is the parent's alone",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir;
+  int p[2];  // children live until the test closes the write end
+  REQUIRE(pipe(p) == 0);
+  // A slot is free once the child has run: its atfork handler closes its copies, which
+  // keep the socket bound (and the lock held) until then.
+  // (At T + 5000: past any mark the holders reserved.)
+  const auto claim_soon = [](const std::string& source) {
+    std::string verdict = claim_verdict(source, T + 5000);
+    for (int i = 0; i < 500 && verdict.rfind("claimed ", 0) != 0; ++i) {
+      usleep(10000);
+      verdict = claim_verdict(source, T + 5000);
+    }
+    return verdict;
+  };
+  const auto live_until_eof = [&] {
+    close(p[1]);
+    char c;
+    while (read(p[0], &c, 1) > 0) {
+    }
+    _exit(0);
+  };
+  SECTION("the parent releases while its child lives") {
+    Opts a(src, T, Mode::kStrict, kTwoSlots);
+    Generator other(a.o);  // so that a claimant can only get the released slot
+    auto g = std::make_unique<Generator>(a.o);
+    const int64_t node = g->node_id();
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) live_until_eof();
+    g->close();
+    CHECK(claim_soon(src) == "claimed " + std::to_string(node));
+    close(p[1]);
+    waitpid(pid, nullptr, 0);
+  }
+  SECTION("the parent dies while its child lives") {
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      try {
+        Opts a(src, T, Mode::kStrict, kTwoSlots);
+        Generator g0(a.o), g1(a.o);  // both slots
+        if (fork() == 0) live_until_eof();
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        _exit(0);  // dies without closing; its child lives on
+      } catch (...) {
+        _exit(2);
+      }
+    }
+    close(ready[1]);
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1);
+    close(ready[0]);
+    waitpid(pid, nullptr, 0);
+    CHECK(claim_soon(src).rfind("claimed ", 0) == 0);  // before: both slots stayed held
+    close(p[1]);
+  }
+  close(p[0]);
+}
