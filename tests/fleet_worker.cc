@@ -2,7 +2,9 @@
 // ids for a while, and reports everything as lines on stdout (flushed per line) so a test
 // can collect every id minted and check the fleet for duplicates:
 //
-//   node <node_id> <claimed_mark_ms>         once the generator exists
+//   node <node_id> <mark_ms>                  once the generator exists (the slot's persisted
+//                                            mark: the claimed history plus its first
+//                                            reservation)
 //   ids <wall_ms> <id> <id> ...               one line per burst; wall_ms read before it
 //   error <CODE> <wall_ms> <message>          a call refused
 //   status <lease_state> <healthy> <mark_ms> <expires_in_ms>

@@ -403,7 +403,9 @@ class EtcdLease final : public NodeLease {
       }
       revoke();
       std::string msg = cfg_.node >= 0 ? quoted + ": slot " + std::to_string(cfg_.node) +
-                                             " under " + slots_dir + " is not available"
+                                             " under " + slots_dir +
+                                             (unreadable.empty() ? " is held by another process"
+                                                                 : " is not available")
                                        : quoted + ": no free node id under " + slots_dir + " (" +
                                              std::to_string(taken.size()) + " of " +
                                              std::to_string(slots) + " slots held)";
