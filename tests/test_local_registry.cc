@@ -220,3 +220,36 @@ TEST_CASE("local: a forked child closes its copies at once: the slot is the pare
   }
   close(p[0]);
 }
+
+TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generators",
+          "[fleet][local]") {
+  // The opt-in persisted mark for a node id of one's choosing (issue 10 item 5).
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir + "?node=37";
+  int64_t last;
+  {
+    Opts a(src, T + 5000);
+    Generator g(a.o);
+    CHECK(g.node_id() == 37);
+    last = g.next_id();
+    Opts b(src, T + 5000);
+    const Error held = snowfleet_test::error_of([&] { Generator other(b.o); });
+    CHECK(held.kind() == ErrorKind::kNodeIdUnavailable);
+    CHECK(std::string(held.what()).find("slot 37 of registry directory " + dir) != std::string::npos);
+    CHECK(std::string(held.what()).find("held by a live process") != std::string::npos);
+  }
+  CHECK(mark_in(dir, 37) == T + 5000);  // close() lowered it to the last issued ms
+  // Another process restarting on a clock behind the mark refuses (a fresh clock: a new
+  // time, so only the persisted mark carries the history).
+  Opts c(src, T + 4000);
+  Generator again(c.o);
+  CHECK(again.node_id() == 37);
+  const Error behind = snowfleet_test::error_of([&] { again.next_id(); });
+  CHECK(behind.kind() == ErrorKind::kClockMovedBackwards);
+  c.clock->set_wall_ms(T + 5001);
+  CHECK(again.next_id() > last);
+  for (const char* bad : {"?node=1024", "?node=-1", "?node=", "?nod=3", "?node=3&x=1"}) {
+    Opts d("local:" + dir + bad, T);
+    CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() == ErrorKind::kInvalidArgument);
+  }
+}

@@ -37,8 +37,9 @@ const char* kUsage =
     "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
     "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n"
     "RFC3339 is a time with its offset: 2025-01-24T19:35:58.021Z or 2025-01-24T20:35:58+01:00.\n"
-    "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR] (a slot leased\n"
-    "from a registry directory) or etcd://HOST:PORT/PREFIX?ttl=10 (see docs/fleet.md).\n";
+    "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR][?node=N] (a slot\n"
+    "leased from a registry directory; node=N pins it) or etcd://HOST:PORT/PREFIX?ttl=10\n"
+    "(see docs/fleet.md).\n";
 
 struct Usage : std::runtime_error {
   using std::runtime_error::runtime_error;

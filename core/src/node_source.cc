@@ -87,7 +87,7 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     claim.node_id = checked(ordinal + offset, layout, quoted);
     return claim;
   }
-  if (spec == "local" || spec.rfind("local:", 0) == 0) {
+  if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("local?", 0) == 0) {
     claim.lease = claim_local(spec, layout);
     claim.node_id = claim.lease->node_id();
     return claim;
@@ -98,7 +98,7 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     return claim;
   }
   bad(quoted +
-      " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>], "
+      " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>][?node=<id>], "
       "etcd://host:port/<prefix>");
 }
 

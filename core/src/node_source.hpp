@@ -18,7 +18,7 @@ struct NodeClaim {
   std::shared_ptr<NodeLease> lease;
 };
 
-/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]", "local[:DIR]",
+/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]", "local[:DIR][?node=N]",
 /// "etcd://...") for `layout`. `clock` times the lease deadline (etcd). Malformed specs
 /// throw kInvalidArgument; a source that cannot provide an id throws kNodeIdUnavailable.
 NodeClaim claim_node(const std::string& spec, const Layout& layout,

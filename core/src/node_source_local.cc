@@ -25,6 +25,7 @@
 
 #include "local_registry.hpp"
 #include "node_source.hpp"
+#include "strict_int.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -267,7 +268,23 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   static std::once_flag atfork;
   std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
-  std::string dir = spec.size() > 6 ? spec.substr(6) : "";
+  // local[:DIR][?node=N]: "node" pins the slot (a node id of your choosing, kept exclusive
+  // and with a persisted mark, as etcd's node=N).
+  std::string dir = spec.size() > 6 && spec[5] == ':' ? spec.substr(6) : "";
+  int64_t pinned = -1;
+  if (const auto q = spec.find('?'); q != std::string::npos) {
+    if (dir.size() >= spec.size() - q) dir.resize(dir.size() - (spec.size() - q));
+    const std::string query = spec.substr(q + 1);
+    const auto eq = query.find('=');
+    const std::string k = query.substr(0, eq), v = eq == std::string::npos ? "" : query.substr(eq + 1);
+    if (k != "node")
+      throw Error(ErrorKind::kInvalidArgument,
+                  quoted + ": unknown option '" + k.substr(0, 40) + "' (known: node)");
+    if (!parse_uint(v, &pinned) || pinned > layout.max_node_id())
+      throw Error(ErrorKind::kInvalidArgument,
+                  quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
+                      "] for layout " + layout.to_string() + ", got '" + v.substr(0, 40) + "'");
+  }
   const bool private_dir = dir.empty();
   if (private_dir) dir = registry::default_dir(quoted);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -285,8 +302,8 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   const std::string key = registry::socket_key(dir);
 
   const int64_t slots = layout.max_node_id() + 1;
-  const int64_t start = probe_start(slots);
-  const int64_t probes = std::min(slots, kMaxProbes);
+  const int64_t start = pinned >= 0 ? pinned : probe_start(slots);
+  const int64_t probes = pinned >= 0 ? 1 : std::min(slots, kMaxProbes);
   std::string problem;  // the first reason a free-looking slot was unusable
   int64_t held = 0;
   for (int64_t i = 0; i < probes; ++i) {
@@ -355,9 +372,13 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
     return std::make_shared<LocalLease>(slot, fd, dir_fd, sock, dir, private_dir, mark);
   }
   close(dir_fd);
-  std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +
-                    std::to_string(held) + " of " + std::to_string(probes) +
-                    " slots probed are held by live processes";
+  std::string msg =
+      pinned >= 0
+          ? quoted + ": slot " + std::to_string(pinned) + " of registry directory " + dir +
+                (held ? " is held by a live process" : " cannot be used") + " ("
+          : quoted + ": no free node id in registry directory " + dir + " (" +
+                std::to_string(held) + " of " + std::to_string(probes) +
+                " slots probed are held by live processes";
   if (!problem.empty()) msg += "; unusable: " + problem;
   unavailable(msg + ")");
 }

@@ -385,7 +385,7 @@ struct GeneratorOptions {
   /// The node id, 0 .. layout.max_node_id(). Required unless node_source is set.
   int64_t node_id = -1;
   /// Where the node id comes from, as one string shared by every language and the CLI:
-  /// "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR]",
+  /// "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR][?node=N]",
   /// "etcd://host:port/prefix?ttl=10". Empty: use node_id.
   ///
   /// "local" and "etcd" lease the node id (a slot nobody else holds while this generator
