@@ -189,24 +189,50 @@ function checkRun(ids, gen, exp, where) {
 function runScenario(c) {
   const gens = new Map();
   const clocks = new Map();
+  const deferred = new Map(); // opened by an "open" step
+  const made = []; // every generator constructed: closed at the end (else open until GC)
   let first;
-  for (const g of c.generators) {
-    const clock = clockOf(g.clock);
-    const opts = generatorOptions(g, clock);
-    if (g.expect_construct_error !== undefined) {
-      expectError(() => new sf.Generator(opts), g.expect_construct_error, `${c.id}: construct ${g.name}`);
-      continue;
-    }
-    gens.set(g.name, new sf.Generator(opts));
+  // On its own scripted clock, or on the clock object of the generator clock_of names (one
+  // clock object: one time). The clock is made here, so a script the core refuses is the
+  // construction error the case expects.
+  const construct = (g) => {
+    const clock = g.clock_of !== undefined ? clocks.get(g.clock_of) : clockOf(g.clock);
+    assert.ok(clock, `${c.id}: ${g.name} uses the clock of '${g.clock_of}', which is not open`);
+    const gen = new sf.Generator(generatorOptions(g, clock));
+    made.push(gen);
+    gens.set(g.name, gen);
     clocks.set(g.name, clock);
-    if (first === undefined) first = g.name;
+  };
+  try {
+    for (const g of c.generators) {
+      if (g.expect_construct_error !== undefined) {
+        expectError(() => construct(g), g.expect_construct_error, `${c.id}: construct ${g.name}`);
+        continue;
+      }
+      if (first === undefined) first = g.name;
+      if (g.deferred) deferred.set(g.name, g);
+      else construct(g);
+    }
+    runSteps(c, first, gens, clocks, deferred, construct);
+  } finally {
+    // Scenarios never see each other's open generators (nor share their state).
+    for (const gen of made) gen.close();
   }
+}
+
+/** Runs the case's steps in order; an "open" step constructs a deferred generator. */
+function runSteps(c, first, gens, clocks, deferred, construct) {
   c.steps.forEach((step, i) => {
     const name = step.gen === undefined ? first : step.gen;
-    const gen = gens.get(name);
     const where = `${c.id} step ${i} (${step.op} on ${name})`;
-    assert.ok(gen, `${where}: no usable generator '${name}'`);
     const exp = step.expect;
+    if (step.op === 'open') {
+      const g = deferred.get(name);
+      assert.ok(g, `${where}: no deferred generator '${name}'`);
+      return run(() => construct(g), exp, where, () => assert.deepEqual(exp, {}, `${where}: expect`));
+    }
+    const gen = gens.get(name);
+    assert.ok(gen, `${where}: no usable generator '${name}'`);
     switch (step.op) {
       case 'next_id': {
         const repeat = step.repeat === undefined ? 1 : step.repeat;
@@ -263,6 +289,9 @@ function runScenario(c) {
       }
       case 'drift':
         return checkSubset({ drift_ms: gen.driftMs }, exp, where);
+      case 'close':
+        assert.deepEqual(exp, {}, `${where}: expect`);
+        return gen.close();
       case 'clock': {
         const k = clocks.get(name);
         return checkSubset(

@@ -179,48 +179,77 @@ def _check_run(ids: List[int], expect: Dict[str, Any], layout: snowfleet.Layout)
 def _scenario_case(case: Dict[str, Any]) -> None:
     gens: Dict[str, snowfleet.Generator] = {}
     clocks: Dict[str, ScriptedClock] = {}
+    deferred: Dict[str, Dict[str, Any]] = {}  # opened by an "open" step
+    made: List[snowfleet.Generator] = []  # every generator constructed: closed at the end
     first = None
-    for spec in case["generators"]:
-        clock = _clock(spec["clock"])
-        args = _generator_args(spec)
-        if "expect_construct_error" in spec:
-            _expect_raises(spec["expect_construct_error"], snowfleet.Generator, clock=clock, **args)
-            continue
-        gens[spec["name"]] = snowfleet.Generator(clock=clock, **args)
-        clocks[spec["name"]] = clock
-        first = first or spec["name"]
 
-    for index, step in enumerate(case["steps"]):
-        name = step.get("gen", first)
-        gen, clock, expect, op = gens[name], clocks[name], step["expect"], step["op"]
-        where = f"step {index} ({op})"
-        try:
-            if op == "next_id" and step.get("repeat", 1) == 1:
-                if _is_error(expect):
-                    _expect_raises(expect, gen.next_id)
-                else:
-                    _same(gen.next_id(), expect["id"], "id")
-            elif op == "next_id":
-                _check_run([gen.next_id() for _ in range(step["repeat"])], expect, gen.layout)
-            elif op == "next_ids":
-                if _is_error(expect):
-                    _expect_raises(expect, gen.next_ids, step["n"])
-                else:
-                    ids = gen.next_ids(step["n"])
-                    assert ids.typecode == "q"
-                    _check_run(ids.tolist(), expect, gen.layout)
-            elif op == "stats":
-                _check_fields(gen.stats(), expect)
-            elif op == "status":
-                _check_fields(gen.status(), expect)
-            elif op == "drift":
-                _same(gen.drift_ms, expect["drift_ms"], "drift_ms")
-            elif op == "clock":
-                _check_fields(clock, expect)
+    def construct(spec: Dict[str, Any]) -> None:
+        # On its own scripted clock, or on the clock object of the generator clock_of names
+        # (one clock object: one time). The clock is made here, so a script the core refuses
+        # is the construction error the case expects.
+        clock = clocks[spec["clock_of"]] if "clock_of" in spec else _clock(spec["clock"])
+        gen = snowfleet.Generator(clock=clock, **_generator_args(spec))
+        made.append(gen)
+        gens[spec["name"]] = gen
+        clocks[spec["name"]] = clock
+
+    try:
+        for spec in case["generators"]:
+            if "expect_construct_error" in spec:
+                _expect_raises(spec["expect_construct_error"], construct, spec)
+                continue
+            first = first or spec["name"]
+            if spec.get("deferred"):
+                deferred[spec["name"]] = spec
             else:
-                raise AssertionError(f"unknown scenario op {op!r}")
-        except AssertionError as e:
-            raise AssertionError(f"{where}: {e}") from None
+                construct(spec)
+
+        for index, step in enumerate(case["steps"]):
+            name = step.get("gen", first)
+            expect, op = step["expect"], step["op"]
+            where = f"step {index} ({op} {name})"
+            try:
+                if op == "open":
+                    if _is_error(expect):
+                        _expect_raises(expect, construct, deferred[name])
+                    else:
+                        assert expect == {}, f"open expects {{}} or an error, got {expect}"
+                        construct(deferred[name])
+                    continue
+                gen, clock = gens[name], clocks[name]
+                if op == "next_id" and step.get("repeat", 1) == 1:
+                    if _is_error(expect):
+                        _expect_raises(expect, gen.next_id)
+                    else:
+                        _same(gen.next_id(), expect["id"], "id")
+                elif op == "next_id":
+                    _check_run([gen.next_id() for _ in range(step["repeat"])], expect, gen.layout)
+                elif op == "next_ids":
+                    if _is_error(expect):
+                        _expect_raises(expect, gen.next_ids, step["n"])
+                    else:
+                        ids = gen.next_ids(step["n"])
+                        assert ids.typecode == "q"
+                        _check_run(ids.tolist(), expect, gen.layout)
+                elif op == "stats":
+                    _check_fields(gen.stats(), expect)
+                elif op == "status":
+                    _check_fields(gen.status(), expect)
+                elif op == "drift":
+                    _same(gen.drift_ms, expect["drift_ms"], "drift_ms")
+                elif op == "clock":
+                    _check_fields(clock, expect)
+                elif op == "close":
+                    assert expect == {}, f"close expects {{}}, got {expect}"
+                    gen.close()
+                else:
+                    raise AssertionError(f"unknown scenario op {op!r}")
+            except AssertionError as e:
+                raise AssertionError(f"{where}: {e}") from None
+    finally:
+        # Scenarios never see each other's open generators (nor share their state).
+        for gen in made:
+            gen.close()
 
 
 RUNNERS = {
