@@ -281,27 +281,48 @@ PYBIND11_MODULE(_snowfleet, m) {
             c.set_script(segments(script));
           },
           py::arg("script"))
-      .def("append", &sf::ScriptedClock::append, py::arg("ms"), py::arg("count"),
-           py::arg("step_ms"), py::arg("every"))
-      .def("set_wall_ms", &sf::ScriptedClock::set_wall_ms, py::arg("ms"))
-      .def("advance_wall_ms", &sf::ScriptedClock::advance_wall_ms, py::arg("delta_ms"))
-      .def("peek_wall_ms", &sf::ScriptedClock::peek_wall_ms,
-           "The reading the next wall_ns() call would return, in ms (does not consume it).")
-      .def("wall_ns", &sf::ScriptedClock::wall_ns,
-           "Consumes the next scripted reading: wall-clock ns since the Unix epoch.")
-      .def("monotonic_ns", &sf::ScriptedClock::monotonic_ns,
-           "Virtual monotonic time in ns: the total slept so far.")
-      .def("sleep_ns", &sf::ScriptedClock::sleep_ns, py::arg("ns"),
-           "Advances virtual monotonic time by ns (no real sleep).")
-      .def_property_readonly("reads", &sf::ScriptedClock::reads, "Wall readings consumed so far.")
-      .def_property_readonly("sleep_count", &sf::ScriptedClock::sleep_count,
-                             "sleep_ns calls so far.")
-      .def_property_readonly("slept_ns", &sf::ScriptedClock::slept_ns,
-                             "Total virtual time slept (== monotonic_ns()).")
-      .def_property_readonly("max_sleep_ns", &sf::ScriptedClock::max_sleep_ns,
-                             "Longest single sleep (0 when none).")
-      .def_property_readonly("min_sleep_ns", &sf::ScriptedClock::min_sleep_ns,
-                             "Shortest single sleep (0 when none).");
+      // Every method takes the clock by reference: on an instance whose __init__ raised
+      // (a script out of range) pybind11 then refuses the call instead of reaching a clock
+      // that was never constructed (a repr() of it in a traceback used to hang).
+      .def(
+          "append",
+          [](sf::ScriptedClock& c, int64_t ms, int64_t count, int64_t step_ms, int64_t every) {
+            c.append(ms, count, step_ms, every);
+          },
+          py::arg("ms"), py::arg("count"), py::arg("step_ms"), py::arg("every"))
+      .def(
+          "set_wall_ms", [](sf::ScriptedClock& c, int64_t ms) { c.set_wall_ms(ms); },
+          py::arg("ms"))
+      .def(
+          "advance_wall_ms", [](sf::ScriptedClock& c, int64_t d) { c.advance_wall_ms(d); },
+          py::arg("delta_ms"))
+      .def(
+          "peek_wall_ms", [](const sf::ScriptedClock& c) { return c.peek_wall_ms(); },
+          "The reading the next wall_ns() call would return, in ms (does not consume it).")
+      .def(
+          "wall_ns", [](sf::ScriptedClock& c) { return c.wall_ns(); },
+          "Consumes the next scripted reading: wall-clock ns since the Unix epoch.")
+      .def(
+          "monotonic_ns", [](sf::ScriptedClock& c) { return c.monotonic_ns(); },
+          "Virtual monotonic time in ns: the total slept so far.")
+      .def(
+          "sleep_ns", [](sf::ScriptedClock& c, int64_t ns) { c.sleep_ns(ns); }, py::arg("ns"),
+          "Advances virtual monotonic time by ns (no real sleep).")
+      .def_property_readonly(
+          "reads", [](const sf::ScriptedClock& c) { return c.reads(); },
+          "Wall readings consumed so far.")
+      .def_property_readonly(
+          "sleep_count", [](const sf::ScriptedClock& c) { return c.sleep_count(); },
+          "sleep_ns calls so far.")
+      .def_property_readonly(
+          "slept_ns", [](const sf::ScriptedClock& c) { return c.slept_ns(); },
+          "Total virtual time slept (== monotonic_ns()).")
+      .def_property_readonly(
+          "max_sleep_ns", [](const sf::ScriptedClock& c) { return c.max_sleep_ns(); },
+          "Longest single sleep (0 when none).")
+      .def_property_readonly(
+          "min_sleep_ns", [](const sf::ScriptedClock& c) { return c.min_sleep_ns(); },
+          "Shortest single sleep (0 when none).");
 
   py::class_<sf::Generator, GeneratorHolder> gen(m, "Generator",
                                                  "The core generator (see snowfleet.Generator).");

@@ -19,8 +19,9 @@ fixes the issues require, independently of the C++ core:
   after another one of its space closed continues after it, and an open generator whose
   ids overlap another open one's but cannot share its state is refused (docs/id-spaces.md);
 * under contention (the clock reached what a call waited for, and the state had moved
-  past it) a call reserves ahead within its budget plus a millisecond instead of waiting
-  again: the deadline is never renewed.
+  past it) a call reserves ahead within what is left of its budget plus a millisecond (a
+  whole budget if it woke up past its deadline) instead of waiting again: the deadline is
+  never renewed.
 
 Speed is irrelevant here; clarity and exactness are the point. Every wall reading, sleep
 and counter is reproduced, because scenario vectors pin them.
@@ -491,7 +492,8 @@ class Generator:
             # waiting again, and hold the ids until their time.
             hold_until = None
             if wait is not None and reserving:
-                extra = max(0, (deadline - self.clock.monotonic_ns()) // NS_PER_MS) + 1
+                left = deadline - self.clock.monotonic_ns()
+                extra = (left if left > 0 else self.budget_ns) // NS_PER_MS + 1
                 if self.mode == "strict":
                     spent = (s & mask) == mask
                     target = (s >> bits) + (1 if spent else 0)

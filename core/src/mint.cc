@@ -260,18 +260,18 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     }
 
     // Under contention (see below) a call that would wait again reserves its ids ahead
-    // instead: the first ids of the millisecond the state reaches next, if that lies
-    // within what is left of its budget plus one millisecond (so a call that woke up late
-    // still gets the next millisecond rather than a refusal). It holds them until the wall
-    // clock reaches their millisecond (strict) or brings them within max_drift_ms
-    // (monotonic), then returns them: no call waits past its budget plus a millisecond,
-    // and none returns an id ahead of its clock unless the clock stalls meanwhile.
+    // instead: the first ids of the millisecond the state reaches next, if that lies within
+    // what is left of its budget plus one millisecond. It holds them until the wall clock
+    // reaches their millisecond (strict) or brings them within max_drift_ms (monotonic),
+    // then returns them, so none returns an id ahead of its clock unless the clock stalls
+    // meanwhile. A call that woke up past its deadline (descheduled, or waiting for a GIL:
+    // time the generator did not make it wait) may reserve up to a whole budget ahead:
+    // the clock did move, other calls took it. No call waits on the generator longer than
+    // its budget for the clock plus one budget and a millisecond for its turn.
     int64_t hold_until = INT64_MIN;  // wall ms (since the epoch) to hold the ids until
     if (wait != Wait::kNone && reserving) {
-      // A call that woke up past its deadline (descheduled, or waiting for a GIL) still
-      // reserves within the next millisecond: the clock did move, other calls took it.
-      const int64_t extra =
-          std::max<int64_t>(0, detail::floor_div(deadline - clock_->monotonic_ns(), kNsPerMs)) + 1;
+      const int64_t left = deadline - clock_->monotonic_ns();
+      const int64_t extra = (left > 0 ? left : budget_ns_) / kNsPerMs + 1;
       int64_t target, rfirst, rcount, allowed;
       if (mode_ == Mode::kStrict) {
         const bool spent = (s & seq_mask_) == seq_mask_;

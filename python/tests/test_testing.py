@@ -72,3 +72,21 @@ def test_one_clock_can_drive_two_generators() -> None:
     a, b = Generator(1, clock=clock), Generator(2, clock=clock)
     assert decode(a.next_id()).timestamp_ms == EPOCH
     assert decode(b.next_id()).timestamp_ms == EPOCH + 1
+
+
+def test_a_clock_whose_construction_failed_refuses_use_instead_of_hanging() -> None:
+    # pytest prints `self` from the failed __init__'s frame: that repr() used to reach a
+    # native clock that was never constructed and block on its mutex for ever.
+    import sys
+
+    with pytest.raises(InvalidArgument, match="9300000000000") as info:
+        ScriptedClock(9_300_000_000_000)
+    tb = info.tb
+    while tb.tb_next is not None and "self" not in tb.tb_frame.f_locals:
+        tb = tb.tb_next
+    half_built = tb.tb_frame.f_locals.get("self")
+    assert half_built is not None, "the failed __init__'s frame holds the object"
+    for use in (repr, lambda c: c.reads, lambda c: c.peek_wall_ms(), lambda c: c.set_wall_ms(1)):
+        with pytest.raises(Exception):
+            use(half_built)
+    assert sys.getrefcount(half_built) > 0
