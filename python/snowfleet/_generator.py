@@ -114,6 +114,8 @@ class Generator(_core.Generator):
             raise TypeError(
                 f"clock must be a snowfleet.testing.ScriptedClock or None, got {type(clock).__name__}"
             )
+        if clock is not None and not getattr(clock, "_ready", True):
+            raise TypeError("clock is a ScriptedClock whose construction failed")
         super().__init__(
             lay._native,
             node,

@@ -66,10 +66,15 @@ class ScriptedClock(_core.ScriptedClock):
     ``slept_ns``, ``max_sleep_ns`` and ``min_sleep_ns`` show what the generator did.
     """
 
-    __slots__ = ()
+    # _ready: set once the native clock exists. A script the core refuses leaves the Python
+    # object behind a half-built native one, reachable from the traceback (pytest shows
+    # `self` with repr()): repr() and Generator must not touch it.
+    __slots__ = ("_ready",)
 
     def __init__(self, segments: Union[int, Iterable[SegmentSpec]] = 0) -> None:
+        self._ready = False
         super().__init__(_script(segments))
+        self._ready = True
 
     def set_script(self, segments: Union[int, Iterable[SegmentSpec]]) -> None:
         """Replaces the remaining script (readings restart at its first segment)."""
@@ -93,4 +98,6 @@ class ScriptedClock(_core.ScriptedClock):
         super().sleep_ns(as_int(ns, "ns"))
 
     def __repr__(self) -> str:
+        if not getattr(self, "_ready", False):
+            return "ScriptedClock(<construction failed>)"
         return f"ScriptedClock(next wall ms {self.peek_wall_ms()}, reads={self.reads})"
