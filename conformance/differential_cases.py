@@ -25,9 +25,20 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
+E = 1704067200000  # the default epoch
+
 # (id, source, scenario): each a discrepancy between the core and the model that the
 # differential test found, kept so every language's core is checked against it.
-DIFFERENTIAL_SCENARIOS: List[Tuple[str, str, Dict[str, Any]]] = []
+DIFFERENTIAL_SCENARIOS: List[Tuple[str, str, Dict[str, Any]]] = [
+    ("differential.max_wait_half_ns_rounds_away_from_zero",
+     "differential test: max_wait_ms 2.0000005 is 2,000,000.5 ns as a double; the budget "
+     "rounds it away from zero to 2,000,001 ns (the model rounded half to even, so it slept "
+     "1 ns less and read the clock once less before refusing)",
+     {"generators": [{"name": "g", "layout": f"41.10.12@{E}", "node_id": 7, "mode": "strict",
+                      "max_wait_ms": 2.0000005, "max_drift_ms": 1000,
+                      "clock": [{"ms": E + 10}, {"ms": E + 8}]}],
+      "steps": [{"gen": "g", "op": "next_id"}, {"gen": "g", "op": "next_id"}]}),
+]
 
 
 def replay(scenario: Dict[str, Any], cid: str, source: str, checkpoints: bool = False,
