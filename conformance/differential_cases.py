@@ -55,8 +55,8 @@ def replay(scenario: Dict[str, Any], cid: str, source: str, checkpoints: bool = 
         if owner is not None and (owner in dropped or owner not in sc.gens):
             dropped.add(spec["name"])
             continue
-        kwargs = {k: spec[k] for k in ("name", "layout", "node_id", "mode", "max_wait_ms",
-                                      "max_drift_ms")}
+        keys = ("name", "layout", "node_id", "mode", "max_wait_ms", "max_drift_ms")
+        kwargs = {k: spec[k] for k in keys}
         if owner is not None:
             kwargs["clock_of"] = owner
         else:
