@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE / "model"))
 import snowfleet_model as m  # noqa: E402
 from time_cases import time_cases  # noqa: E402  (time.json's cases, from model/time_model.py)
 from id_space_cases import id_space_cases  # noqa: E402  (id spaces and window edges)
+from differential_cases import differential_cases  # noqa: E402  (found by the differential test)
 
 VECTORS = HERE / "vectors"
 SCHEMA_VERSION = 1
@@ -827,6 +828,9 @@ def scenario_cases():
     ids = [c["id"] for c in out]
     assert len(ids) == len(set(ids))
     out.extend(id_space_cases(Scenario, seg))
+    out.extend(differential_cases(Scenario, seg))
+    ids = [c["id"] for c in out]
+    assert len(ids) == len(set(ids))
     return out
 
 

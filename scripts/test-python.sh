@@ -48,12 +48,22 @@ log "pip install $ROOT"
 "$PY" -m pip install -q --disable-pip-version-check "$ROOT"
 [[ "${1:-}" == --install-only ]] && exit 0
 # Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
-# snowflake-id: the benchmark's peer, smoke-run by the suite).
-"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id
+# snowflake-id: the benchmark's peer, smoke-run by the suite; hypothesis: the differential
+# test).
+"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id \
+  hypothesis
 log "pytest python/tests"
 # From outside the tree, so `import snowfleet` is the installed package, not python/snowfleet.
 (cd "$ROOT/python/tests" && SNOWFLEET_NO_SKIP=1 "$PY" -m pytest -q -p no:cacheprovider \
   --rootdir "$ROOT" -c "$ROOT/pyproject.toml" "$ROOT/python/tests")
+
+# The suite above runs 3,000 differential scenarios; CI runs 100,000: 10 seeded shards (the
+# same scenarios every run), two pytest processes at a time, about 2 minutes on 2 idle
+# cores. It prints scenarios, ids compared and time. The timeout only bounds a hang.
+DIFF_EXAMPLES="${SNOWFLEET_DIFF_CI_EXAMPLES:-100000}"
+log "differential test: core vs reference model, $DIFF_EXAMPLES scenarios"
+(cd "$ROOT/python/tests" && SNOWFLEET_NO_SKIP=1 timeout 1200 "$PY" test_differential.py \
+  --examples "$DIFF_EXAMPLES" --shards 10 --jobs 2)
 
 if [[ "${SNOWFLEET_PY_PACKAGING:-1}" != 0 ]]; then
   log "pip install -e . (editable)"

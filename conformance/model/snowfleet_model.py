@@ -30,6 +30,7 @@ and counter is reproduced, because scenario vectors pin them.
 from __future__ import annotations
 
 import dataclasses
+import decimal
 from typing import Dict, List, Optional, Tuple
 
 NS_PER_MS = 1_000_000
@@ -366,6 +367,14 @@ def open_space(clock: ScriptedClock, layout: Layout, node_id: int, description: 
 # --------------------------------------------------------------------------- generator
 
 
+def wait_ns(max_wait_ms: float) -> int:
+    """The wait budget in ns: max_wait_ms * 1e6 (a double product, as in the core), rounded
+    to the nearest ns with halves away from zero (the core's llround; Python's round() would
+    take halves to even, 2.0000005 ms -> 2000000 ns instead of 2000001)."""
+    product = decimal.Decimal(float(max_wait_ms) * NS_PER_MS)  # exact value of the double
+    return int(product.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+
+
 class Generator:
     def __init__(self, layout: Layout, node_id: int, mode: str = "strict",
                  max_wait_ms: float = 5.0, max_drift_ms: int = 1000,
@@ -381,7 +390,7 @@ class Generator:
         self.layout = layout
         self.node_id = node_id
         self.mode = mode
-        self.max_wait_ns = round(max_wait_ms * NS_PER_MS)
+        self.max_wait_ns = wait_ns(max_wait_ms)
         self.budget_ns = max(self.max_wait_ns, NS_PER_MS)
         self.max_drift_ms = max_drift_ms
         self.clock = clock
