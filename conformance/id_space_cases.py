@@ -105,6 +105,22 @@ def id_space_cases(Scenario, seg):
     sc.status("strict")
     out.append(sc.case)
 
+    # --- reserving ahead under contention ---------------------------------------------------
+    sc = Scenario("strict.reserve_ahead.rewind_while_held_refused",
+                  "issue 10 item 4: a call that found its millisecond taken after waiting "
+                  "reserves the next one and holds it; when the clock goes back 40 ms meanwhile "
+                  "it refuses (the held id is skipped) instead of returning an id 41 ms ahead")
+    sc.gen(layout=f"41.21.1@{E}", node_id=0,
+           clock=[seg(E + 50, count=2), seg(E + 48, count=2, step_ms=1), seg(E + 50),
+                  seg(E + 10)])
+    sc.batch(2)
+    r = sc.next_id(drift=True)
+    assert r == {"error": "CLOCK_MOVED_BACKWARDS", "drift_ms": 41}
+    sc.status()
+    sc.stats()
+    sc.clock()
+    out.append(sc.case)
+
     # --- the last millisecond of a window ---------------------------------------------------
     for layout in ("43.0.20@0", "41.0.22@1704067200000", "42.1.20@0"):
         lay = m.Layout.parse(layout)

@@ -535,6 +535,10 @@ class Generator:
                                 else (hold_until + epoch) * NS_PER_MS - wall_ns)
                         self.clock.sleep_ns(max(1, min(need, left)))
                         at, wall_ns = self._read()
+                    if hold_until - at > wait_ms:  # the clock went back while they were held:
+                        refuse("CLOCK_MOVED_BACKWARDS",  # refused and skipped, never issued
+                               f"clock moved backwards by {hold_until - at} ms while this "
+                               "call held ids reserved ahead", hold_until - at)
                 finish_wait()
                 return first, count
 

@@ -339,10 +339,14 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
         const Run run{first, count};
         account(s, run, now);
         // Reserved ahead: hold the ids until their time (or, if the clock stalls, until the
-        // deadline plus a millisecond: they are then at most that far ahead of it).
+        // deadline plus a millisecond). If the clock then still leaves them more than
+        // max_wait_ms ahead (it went back while they were held), they are refused like any
+        // rewind, and skipped: taken from the state, never issued to anyone (as the ids a
+        // failed batch had reserved).
         const int64_t hold_deadline =
             detail::saturating_add(std::max(deadline, clock_->monotonic_ns()), kNsPerMs);
-        for (int64_t at = now; at < hold_until;) {
+        int64_t at = now;
+        while (at < hold_until) {
           const int64_t left = hold_deadline - clock_->monotonic_ns();
           if (left <= 0) break;
           const int64_t wall_ms = detail::floor_div(r.wall_ns, kNsPerMs);
@@ -355,6 +359,15 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
           if (hooks_.leave) hooks_.leave(hooks_.context, token);
           at = read_elapsed_ms_exact(&r.wall_ns);
         }
+        if (hold_until != INT64_MIN && hold_until - at > wait_ms)
+          return refuse(ErrorKind::kClockMovedBackwards,
+                        "clock moved backwards by " + std::to_string(hold_until - at) +
+                            " ms on node " + std::to_string(node_id_) +
+                            " while this call held ids reserved for " +
+                            std::to_string(hold_until + epoch) + " ms (wait budget " +
+                            detail::ms_text(max_wait_ms_) +
+                            " ms); refusing them (they are skipped, never issued)",
+                        hold_until - at);
         finish_wait();
         return run;
       }

@@ -77,8 +77,10 @@ class ObservedGenerator(m.Generator):
         before, seen = self.space.state, len(self.clock.readings)
         try:
             first, count = super().reserve(want)
-        except m.ModelError:
-            if self.space.state != before:
+        except m.ModelError as e:
+            # The one refusal after a state change: ids reserved ahead under contention,
+            # refused when the clock went back while they were held. They are skipped.
+            if self.space.state != before and "held ids reserved ahead" not in str(e):
                 raise Violation(f"an error path changed the state: {before} -> "
                                 f"{self.space.state}") from None
             raise

@@ -122,6 +122,14 @@ EDGES: Dict[str, Dict[str, Any]] = {
         [{"ms": E + 50, "count": 2}, {"ms": E + 48, "count": 2, "step_ms": 1},
          {"ms": E + 50, "count": 3}, {"ms": E + 51, "step_ms": 1}],
         [("next_ids", 2), ("next_id", None), ("status", None), ("next_id", None)]),
+    # As above, but the clock goes back 40 ms while E + 51 is held: the call refuses it
+    # (CLOCK_MOVED_BACKWARDS, drift 41) rather than return an id 41 ms ahead; E + 51 is
+    # skipped, and the next call refuses the rewind too.
+    "reserve_ahead_then_rewind_refused": _one(
+        f"41.21.1@{E}", "strict",
+        [{"ms": E + 50, "count": 2}, {"ms": E + 48, "count": 2, "step_ms": 1},
+         {"ms": E + 50}, {"ms": E + 10}],
+        [("next_ids", 2), ("next_id", None), ("status", None), ("next_id", None)]),
     # The same at the window's last ms: nothing to reserve ahead, so the call refuses.
     "reserve_ahead_at_window_end_refused": _one(
         f"41.21.1@{E}", "strict",

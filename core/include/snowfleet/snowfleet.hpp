@@ -396,7 +396,9 @@ struct GeneratorOptions {
   std::string node_source;
   Mode mode = Mode::kStrict;
   /// Rewinds up to this many ms are waited out, larger ones refused. Also bounds every
-  /// wait inside one call (at least 1 ms, so a spent millisecond can roll over).
+  /// wait for the clock inside one call (at least 1 ms, so a spent millisecond can roll
+  /// over), plus at most as long again for its turn when other calls took the
+  /// millisecond it waited for. Rounded to whole ns, halves away from zero.
   double max_wait_ms = 5.0;
   /// Monotonic mode: how far the logical clock may run ahead of the wall clock before the
   /// generator waits (bounded by max_wait_ms) or refuses. The default absorbs a
@@ -468,8 +470,12 @@ class Generator {
   Generator& operator=(const Generator&) = delete;
 
   /// The next id. Throws kClockMovedBackwards, kTimestampOutOfRange, kForkDetected,
-  /// kGeneratorClosed, and with a leased node id kLeaseLost. On any throw the generator's
-  /// state is unchanged.
+  /// kGeneratorClosed, and with a leased node id kLeaseLost. On a throw the state is
+  /// unchanged, with one exception: a call that waited, found its millisecond taken by
+  /// other calls and reserved ids in the next one (holding them until their millisecond,
+  /// so that it never waits past its budget for its turn) refuses them with
+  /// kClockMovedBackwards if the clock goes back meanwhile; they are skipped, never
+  /// issued to anyone.
   int64_t next_id();
   /// Fills out[0..n) with ascending ids; each run of ids inside one millisecond is
   /// reserved with one clock read and one state update. n <= kMaxBatch. If a wait fails
