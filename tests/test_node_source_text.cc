@@ -1,10 +1,14 @@
 // Node-source specs and etcd replies as text (what tests/fuzz/node_source.cc and
-// tests/fuzz/etcd_reply.cc explore): the etcd spec parser and the reply readers' contract
-// on well-formed and malformed replies.
+// tests/fuzz/etcd_reply.cc explore): the regressions the fuzzers found, and the reply
+// readers' contract on well-formed and malformed replies.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <string>
-#include <vector>
 
 #include "node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -18,6 +22,69 @@
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
+
+namespace {
+
+Error claim_error(const std::string& spec, const Layout& layout = Layout()) {
+  return error_of([&] { detail::claim_node(spec, layout, system_clock()); });
+}
+
+}  // namespace
+
+TEST_CASE("k8s: an ordinal plus an offset past int64 is refused with the true sum",
+          "[node-source]") {
+  // ordinal + offset overflowed int64 (undefined behaviour; the message named a negative
+  // id). Found by tests/fuzz/node_source.cc.
+  const char* old_host = std::getenv("HOSTNAME");
+  const std::string saved = old_host ? old_host : "";
+  setenv("HOSTNAME", "ids-7", 1);
+  const Error e = claim_error("k8s:9223372036854775807");
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("9223372036854775814") != std::string::npos);
+  CHECK(claim_error("k8s:1017").kind() == ErrorKind::kNodeIdUnavailable);  // 1024
+  CHECK(detail::claim_node("k8s:1016", Layout(), nullptr).node_id == 1023);
+  if (old_host)
+    setenv("HOSTNAME", saved.c_str(), 1);
+  else
+    unsetenv("HOSTNAME");
+}
+
+TEST_CASE("a node source with a NUL byte is refused before anything reads it", "[node-source]") {
+  // The C calls behind env, local and etcd read a spec only up to a NUL byte: "env:VAR\0X"
+  // read $VAR (found by tests/fuzz/node_source.cc), and "local:DIR\0X" probed slot paths
+  // that all named DIR itself, then refused with NODE_ID_UNAVAILABLE and a message cut at
+  // the NUL.
+  setenv("SNOWFLEET_TEST_NUL", "12", 1);
+  const std::string nul("\0", 1);
+  Error e = claim_error("env:SNOWFLEET_TEST_NUL" + nul + "X");
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK(std::string(e.what()).find("NUL byte at byte 22") != std::string::npos);
+  unsetenv("SNOWFLEET_TEST_NUL");
+
+  char tmpl[] = "/tmp/snowfleet-nul-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  CHECK(claim_error("local:" + dir + nul + "/elsewhere").kind() == ErrorKind::kInvalidArgument);
+  CHECK(std::filesystem::is_empty(dir));  // no slot file was created
+  std::filesystem::remove_all(dir);
+
+  CHECK(claim_error("etcd://127.0.0.1:1/x" + nul + "y").kind() == ErrorKind::kInvalidArgument);
+  CHECK(claim_error("static:7" + nul).kind() == ErrorKind::kInvalidArgument);
+}
+
+TEST_CASE("env: a long variable name is quoted short", "[node-source]") {
+  // The messages quoted the whole name (found by tests/fuzz/node_source.cc).
+  const std::string name(5000, 'V');
+  Error e = claim_error("env:" + name);  // not set
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).size() < 600);
+  setenv(name.c_str(), "twelve", 1);
+  e = claim_error("env:" + name);  // not a number
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).size() < 600);
+  CHECK(std::string(e.what()).find("'twelve'") != std::string::npos);
+  unsetenv(name.c_str());
+}
 
 TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]") {
   const detail::EtcdConfig c = detail::parse_etcd_spec(
@@ -37,6 +104,16 @@ TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]")
     INFO(bad);
     CHECK(error_of([&] { detail::parse_etcd_spec(bad, Layout()); }).kind() ==
           ErrorKind::kInvalidArgument);
+  }
+  // The ttl, node and tls messages quoted the whole value (found by tests/fuzz/node_source.cc).
+  const std::string long_value(5000, '9');
+  for (const char* option : {"ttl", "node", "tls"}) {
+    INFO(option);
+    const Error e = error_of([&] {
+      detail::parse_etcd_spec(std::string("etcd://h:1/x?") + option + "=" + long_value, Layout());
+    });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK(std::string(e.what()).size() < 600);
   }
 }
 

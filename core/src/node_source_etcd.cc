@@ -92,17 +92,18 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
     if (k == "ttl") {
       if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" + v + "'");
+        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" +
+            v.substr(0, 40) + "'");
     } else if (k == "node") {
       if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
         bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-            "] for layout " + layout.to_string() + ", got '" + v + "'");
+            "] for layout " + layout.to_string() + ", got '" + v.substr(0, 40) + "'");
     } else if (k == "cacert" || k == "cert" || k == "key") {
       if (v.empty()) bad(quoted + ": " + k + " needs a file path");
       (k == "cacert" ? c.cacert : k == "cert" ? c.cert : c.key) = v;
       c.tls = true;
     } else if (k == "tls") {
-      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v + "'");
+      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v.substr(0, 40) + "'");
       c.tls = v == "1" || c.tls;
     } else if (!kv.empty()) {
       bad(quoted + ": unknown option '" + k.substr(0, 40) +
