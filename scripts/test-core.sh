@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Core tests: conformance vector checks, the Catch2 suite (unit, concurrency, C++
-# conformance runner, CLI) in a release build and under ASan+UBSan and TSan.
+# conformance runner, CLI) in a release build and under ASan+UBSan and TSan, then the fuzz
+# targets (scripts/fuzz.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
@@ -24,3 +25,6 @@ for variant in release asan-ubsan tsan; do
   cmake --build "out/$variant" >/dev/null
   (cd "out/$variant" && ctest --output-on-failure --timeout 300)
 done
+
+# libFuzzer targets for every text the core reads from outside, 20 s each (clang-14).
+bash scripts/fuzz.sh

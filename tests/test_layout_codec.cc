@@ -53,6 +53,20 @@ TEST_CASE("layout errors name the bad input", "[layout]") {
   CHECK(std::string(e.what()).find("-5") != std::string::npos);
 }
 
+TEST_CASE("a layout text with fewer than 3 bit widths is refused", "[layout]") {
+  // Layout::parse read the widths it lacked from uninitialized memory: after
+  // "41.5.5.12@0" left 5 and 12 there, "41.5@0" parsed as 41.5.5.12@0 (found by
+  // tests/fuzz/layout.cc; its corpus keeps the input).
+  for (const char* text : {"41.5@0", "41.12@0", "41.22@0", "63@0", "41@1704067200000"}) {
+    INFO(text);
+    const Layout four = Layout::parse("41.5.5.12@0");
+    CHECK(four.split());
+    const Error e = error_of([&] { Layout::parse(text); });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK(std::string(e.what()).find(std::string("'") + text + "'") != std::string::npos);
+  }
+}
+
 TEST_CASE("compose and decode are inverse over random fields and layouts", "[codec]") {
   std::mt19937_64 rng(7);
   const Layout layouts[] = {Layout(), Layout::twitter(), Layout::discord(),

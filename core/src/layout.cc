@@ -97,6 +97,7 @@ Layout Layout::parse(std::string_view text) {
     if (dot == std::string_view::npos) break;
     rest = rest.substr(dot + 1);
   }
+  if (n < 3) bad("layout " + quoted + ": bit widths must be 3 or 4 dot-separated integers");
   const auto b = [&](size_t i) { return static_cast<int>(bits[i]); };
   try {
     if (n == 3) return create(epoch, b(0), b(1), b(2));

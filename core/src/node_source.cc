@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -17,12 +18,13 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
-int64_t checked(int64_t id, const Layout& layout, const std::string& from) {
-  if (id < 0 || id > layout.max_node_id())
+// `id` is unsigned so that a k8s ordinal plus its offset (each up to 2^63 - 1) is exact.
+int64_t checked(uint64_t id, const Layout& layout, const std::string& from) {
+  if (id > static_cast<uint64_t>(layout.max_node_id()))
     throw Error(ErrorKind::kNodeIdUnavailable,
                 from + " gives node id " + std::to_string(id) + ", outside [0, " +
                     std::to_string(layout.max_node_id()) + "] for layout " + layout.to_string());
-  return id;
+  return static_cast<int64_t>(id);
 }
 
 }  // namespace
@@ -42,6 +44,12 @@ int64_t probe_start(int64_t slots) {
 NodeClaim claim_node(const std::string& spec, const Layout& layout,
                      const std::shared_ptr<Clock>& clock) {
   NodeClaim claim;
+  // getenv, open and libcurl would read only the text before a NUL byte: another variable,
+  // directory or host than the one the spec names.
+  if (const auto nul = spec.find('\0'); nul != std::string::npos)
+    bad("node source '" + spec.substr(0, std::min<size_t>(nul, 200)) +
+        "...' has a NUL byte at byte " + std::to_string(nul) +
+        "; a node source is text without NUL bytes");
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
   if (spec.rfind("static:", 0) == 0) {
     int64_t id;
@@ -56,11 +64,12 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     const std::string var = spec.substr(4);
     if (var.empty()) bad(quoted + ": expected env:<VARIABLE>");
     const char* value = std::getenv(var.c_str());
+    const std::string shown = "$" + var.substr(0, 80) + (var.size() > 80 ? "..." : "");
     int64_t id;
     if (value == nullptr)
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": $" + var + " is not set");
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " is not set");
     if (!parse_uint(value, &id))
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": $" + var + "='" +
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + "='" +
                                                      std::string(value).substr(0, 40) +
                                                      "' is not a non-negative integer");
     claim.node_id = checked(id, layout, quoted);
@@ -84,7 +93,8 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
       throw Error(ErrorKind::kNodeIdUnavailable,
                   quoted + ": hostname '" + host.substr(0, 80) +
                       "' does not end in -<ordinal> (is this a StatefulSet pod?)");
-    claim.node_id = checked(ordinal + offset, layout, quoted);
+    claim.node_id =
+        checked(static_cast<uint64_t>(ordinal) + static_cast<uint64_t>(offset), layout, quoted);
     return claim;
   }
   if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("local?", 0) == 0) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "node_lease.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -30,6 +31,22 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
 /// "etcd://host:port[,host:port...]/prefix?ttl=10": a slot key held by an etcd lease.
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
                                       const std::shared_ptr<Clock>& clock);
+
+/// An "etcd://" spec, parsed.
+struct EtcdConfig {
+  std::vector<std::string> endpoints;  ///< host:port
+  std::string prefix;                  ///< no trailing '/'
+  int64_t ttl_s = 10;
+  int64_t node = -1;  ///< pinned slot
+  std::string cacert, cert, key;
+  bool tls = false;
+  std::string text;  ///< the spec, for messages (without credentials)
+};
+
+/// Parses "etcd://host:port[,host:port...]/prefix?ttl=10[&node=N][&tls=1][&cacert=..&cert=..
+/// &key=..]" (`spec` starts with "etcd://") for `layout`. Throws kInvalidArgument naming the
+/// part that is wrong. Pure text handling (claim_etcd's first step), so it can be fuzzed.
+EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout);
 
 /// The first slot to probe: derived from host name and pid so that a fleet restarting at
 /// once does not stampede slot 0. `slots` > 0.

@@ -15,8 +15,14 @@
 //   release:   stop the keepalive, POST /v3/lease/revoke (deletes the slot key; the mark
 //              key has no lease and stays).
 // Keys and values are base64 in this API, int64 fields are JSON strings, and fields with
-// default values are omitted from responses.
+// default values are omitted from responses. The spec parser and the reply readers
+// (etcd_reply.hpp) are pure functions, fuzzed by tests/fuzz/node_source.cc and
+// tests/fuzz/etcd_reply.cc.
 #include "node_source.hpp"
+
+#include <string>
+
+#include "strict_int.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
 #include <curl/curl.h>
@@ -34,89 +40,21 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_reply.hpp"
 #include "internal.hpp"
 #endif
 
 namespace snowfleet {
 namespace detail {
-
-#if !SNOWFLEET_HAVE_ETCD
-
-std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
-                                      const std::shared_ptr<Clock>&) {
-  throw Error(ErrorKind::kNodeIdUnavailable,
-              "node source '" + spec.substr(0, 200) +
-                  "': this snowfleet was built without etcd support (it needs libcurl and "
-                  "nlohmann-json at build time)");
-}
-
-#else
-
 namespace {
-
-using nlohmann::json;
-
-constexpr int64_t kMaxProbes = 65536;
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
-// ---- base64 (keys and values in the JSON gateway) -------------------------------------
-const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+}  // namespace
 
-std::string b64(const std::string& in) {
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v =
-        (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += kB64[(v >> 6) & 63];
-    out += kB64[v & 63];
-  }
-  if (i < in.size()) {
-    uint32_t v = uint32_t(uint8_t(in[i])) << 16;
-    if (i + 1 < in.size()) v |= uint32_t(uint8_t(in[i + 1])) << 8;
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += i + 1 < in.size() ? kB64[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-std::string unb64(const std::string& in) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (p == nullptr) continue;  // '=' padding
-    acc = (acc << 6) | uint32_t(p - kB64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += char((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-
-
-// ---- configuration --------------------------------------------------------------------
-struct Config {
-  std::vector<std::string> endpoints;  // host:port
-  std::string prefix;                  // no trailing '/'
-  int64_t ttl_s = 10;
-  int64_t node = -1;  // pinned slot
-  std::string cacert, cert, key;
-  bool tls = false;
-  std::string text;  // the spec, for messages (without credentials)
-};
-
-Config parse(const std::string& spec, const Layout& layout) {
-  Config c;
+// ---- configuration: pure text handling, built with or without etcd support -------------
+EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
+  EtcdConfig c;
   c.text = spec.substr(0, spec.find('?'));
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
   std::string rest = spec.substr(7);  // after etcd://
@@ -154,17 +92,18 @@ Config parse(const std::string& spec, const Layout& layout) {
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
     if (k == "ttl") {
       if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" + v + "'");
+        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" +
+            v.substr(0, 40) + "'");
     } else if (k == "node") {
       if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
         bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-            "] for layout " + layout.to_string() + ", got '" + v + "'");
+            "] for layout " + layout.to_string() + ", got '" + v.substr(0, 40) + "'");
     } else if (k == "cacert" || k == "cert" || k == "key") {
       if (v.empty()) bad(quoted + ": " + k + " needs a file path");
       (k == "cacert" ? c.cacert : k == "cert" ? c.cert : c.key) = v;
       c.tls = true;
     } else if (k == "tls") {
-      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v + "'");
+      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v.substr(0, 40) + "'");
       c.tls = v == "1" || c.tls;
     } else if (!kv.empty()) {
       bad(quoted + ": unknown option '" + k.substr(0, 40) +
@@ -176,6 +115,142 @@ Config parse(const std::string& spec, const Layout& layout) {
   return c;
 }
 
+#if !SNOWFLEET_HAVE_ETCD
+
+std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
+                                      const std::shared_ptr<Clock>&) {
+  throw Error(ErrorKind::kNodeIdUnavailable,
+              "node source '" + spec.substr(0, 200) +
+                  "': this snowfleet was built without etcd support (it needs libcurl and "
+                  "nlohmann-json at build time)");
+}
+
+#else
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxProbes = 65536;
+
+// ---- base64 (keys and values in the JSON gateway) -------------------------------------
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string b64(const std::string& in) {
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v =
+        (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
+    out += kB64[v >> 18];
+    out += kB64[(v >> 12) & 63];
+    out += kB64[(v >> 6) & 63];
+    out += kB64[v & 63];
+  }
+  if (i < in.size()) {
+    uint32_t v = uint32_t(uint8_t(in[i])) << 16;
+    if (i + 1 < in.size()) v |= uint32_t(uint8_t(in[i + 1])) << 8;
+    out += kB64[v >> 18];
+    out += kB64[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kB64[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- reading replies (etcd_reply.hpp) ---------------------------------------------------
+namespace etcd {
+
+std::string unb64(const std::string& in) {
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : in) {
+    const char* p = c ? std::strchr(kB64, c) : nullptr;
+    if (p == nullptr) continue;  // '=' padding
+    acc = (acc << 6) | uint32_t(p - kB64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += char((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+// A malformed value is never a guess: it refuses the reply.
+int64_t i64(const json& obj, const char* field) {
+  if (!obj.is_object() || !obj.contains(field)) return 0;
+  const json& v = obj[field];
+  int64_t out;
+  if (v.is_string() && parse_int64(v.get<std::string>(), &out, true)) return out;
+  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<int64_t>();
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t{INT64_MAX})
+    return static_cast<int64_t>(v.get<uint64_t>());
+  throw Refused(std::string("malformed etcd reply: field ") + field + " is " +
+                v.dump().substr(0, 40) + ", not an int64");
+}
+
+const json& field(const json& j, const char* key) {
+  static const json null;
+  if (!j.is_object()) return null;
+  const auto it = j.find(key);
+  return it == j.end() ? null : *it;
+}
+
+const json& item(const json& j, size_t i) {
+  static const json null;
+  return j.is_array() && i < j.size() ? j[i] : null;
+}
+
+std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir) {
+  std::set<int64_t> held;
+  const json& kvs = field(reply, "kvs");  // absent when no slot is held
+  if (kvs.is_null()) return held;
+  if (!kvs.is_array()) throw Refused("malformed etcd reply: kvs is " + kvs.dump().substr(0, 40));
+  for (const json& kv : kvs) {
+    const json& key = field(kv, "key");
+    const std::string k = key.is_string() ? unb64(key.get<std::string>()) : "";
+    if (k.compare(0, slots_dir.size(), slots_dir) != 0)
+      throw Refused("malformed etcd reply: a range over " + slots_dir + " listed " +
+                    kv.dump().substr(0, 80));
+    int64_t n;
+    if (parse_uint(std::string_view(k).substr(slots_dir.size()), &n)) held.insert(n);
+  }
+  return held;
+}
+
+ClaimReply read_claim_reply(const json& reply) {
+  ClaimReply r;
+  const json& succeeded = field(reply, "succeeded");  // absent when false
+  if (!succeeded.is_null() && !succeeded.is_boolean())
+    throw Refused("malformed etcd reply: succeeded is " + succeeded.dump().substr(0, 40));
+  r.succeeded = succeeded.is_boolean() && succeeded.get<bool>();
+  if (!r.succeeded) return r;
+  r.revision = i64(field(reply, "header"), "revision");
+  // responses[1] answers the range over the mark key; no kvs: the slot has no mark yet.
+  const json& kvs = field(field(item(field(reply, "responses"), 1), "response_range"), "kvs");
+  if (kvs.is_array() && !kvs.empty()) {
+    const json& value = field(kvs[0], "value");
+    const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
+    if (!parse_int64(v, &r.mark_ms, true) || r.mark_ms < -1) {
+      r.mark_readable = false;
+      r.mark_ms = -1;
+      r.mark_text = v;
+    }
+  }
+  return r;
+}
+
+}  // namespace etcd
+
+namespace {
+
+using etcd::i64;
+using etcd::Refused;
+
 std::string slot_text(int64_t slot) {
   std::string n = std::to_string(slot);
   if (n.size() < 4) n.insert(0, 4 - n.size(), '0');
@@ -186,37 +261,6 @@ std::string slot_text(int64_t slot) {
 struct Unreachable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-struct Refused : std::runtime_error {  // etcd answered with an error
-  using std::runtime_error::runtime_error;
-};
-
-// int64 fields arrive as JSON strings ("7587861231"), absent when 0. Anything else (a
-// float, "12abc", "0x10", an out-of-range number) is a malformed reply, never a guess.
-int64_t i64(const json& obj, const char* field) {
-  if (!obj.is_object() || !obj.contains(field)) return 0;
-  const json& v = obj[field];
-  int64_t out;
-  if (v.is_string() && parse_int64(v.get<std::string>(), &out, true)) return out;
-  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<int64_t>();
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t{INT64_MAX})
-    return static_cast<int64_t>(v.get<uint64_t>());
-  throw Refused(std::string("malformed etcd reply: field ") + field + " is " + v.dump().substr(0, 40) +
-                ", not an int64");
-}
-
-// Reply navigation that never asserts on a reply of the wrong shape: a missing field or item
-// reads as null.
-const json& field(const json& j, const char* key) {
-  static const json null;
-  if (!j.is_object()) return null;
-  const auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-const json& item(const json& j, size_t i) {
-  static const json null;
-  return j.is_array() && i < j.size() ? j[i] : null;
-}
-
 size_t collect(char* data, size_t size, size_t n, void* out) {
   static_cast<std::string*>(out)->append(data, size * n);
   return size * n;
@@ -224,7 +268,7 @@ size_t collect(char* data, size_t size, size_t n, void* out) {
 
 class Http {
  public:
-  explicit Http(const Config& c) : cfg_(c) {
+  explicit Http(const EtcdConfig& c) : cfg_(c) {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
     h_ = curl_easy_init();
@@ -287,7 +331,7 @@ class Http {
   }
 
  private:
-  const Config& cfg_;
+  const EtcdConfig& cfg_;
   CURL* h_ = nullptr;
   curl_slist* headers_ = nullptr;
   size_t current_ = 0;
@@ -296,7 +340,7 @@ class Http {
 
 class EtcdLease final : public NodeLease {
  public:
-  EtcdLease(Config cfg, std::shared_ptr<Clock> clock)
+  EtcdLease(EtcdConfig cfg, std::shared_ptr<Clock> clock)
       : cfg_(std::move(cfg)), clock_(std::move(clock)), http_(cfg_), keepalive_http_(cfg_) {
     ttl_ns_ = cfg_.ttl_s * 1'000'000'000;
     // The margin absorbs the request's flight time and a clock-rate difference between
@@ -335,18 +379,13 @@ class EtcdLease final : public NodeLease {
     }
     deadline_.store(sent + granted_ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
     try {
-      std::set<int64_t> taken;
       std::string end = slots_dir;
       end.back() = static_cast<char>(end.back() + 1);  // range end: "<prefix>/slots0"
-      const json r = http_.post(
-          "/v3/kv/range", {{"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}},
-          request_ms_);
-      if (r.contains("kvs"))
-        for (const json& kv : r["kvs"]) {
-          const std::string k = unb64(kv.value("key", ""));
-          int64_t n;
-          if (parse_uint(k.substr(slots_dir.size()), &n)) taken.insert(n);
-        }
+      const std::set<int64_t> taken = etcd::held_slots(
+          http_.post("/v3/kv/range",
+                     {{"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}},
+                     request_ms_),
+          slots_dir);
       const int64_t slots = layout.max_node_id() + 1;
       std::vector<int64_t> order;
       if (cfg_.node >= 0) {
@@ -373,29 +412,23 @@ class EtcdLease final : public NodeLease {
                                         {"value", b64(holder)},
                                         {"lease", std::to_string(lease_id_)}}}},
                                      {{"request_range", {{"key", b64(mark_key)}}}}})}};
-        const json t = http_.post("/v3/kv/txn", txn, request_ms_);
-        if (!t.is_object() || !t.value("succeeded", false)) continue;  // someone else was faster
-        const int64_t revision = i64(field(t, "header"), "revision");
-        int64_t mark = -1;
-        const json& kvs = field(field(item(field(t, "responses"), 1), "response_range"), "kvs");
-        if (kvs.is_array() && !kvs.empty()) {
-          const json& value = field(kvs[0], "value");
-          const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
-          if (!parse_int64(v, &mark, true) || mark < -1) {
-            // A history we cannot read is not an empty one: give the slot back, try another.
-            if (unreadable.empty())
-              unreadable = "the mark key " + mark_key + " holds '" + v.substr(0, 20) +
-                           "', not a Unix ms";
-            give_back(key, revision);
-            continue;
-          }
+        const etcd::ClaimReply got =
+            etcd::read_claim_reply(http_.post("/v3/kv/txn", txn, request_ms_));
+        if (!got.succeeded) continue;  // someone else was faster
+        if (!got.mark_readable) {
+          // A history we cannot read is not an empty one: give the slot back, try another.
+          if (unreadable.empty())
+            unreadable = "the mark key " + mark_key + " holds '" + got.mark_text.substr(0, 20) +
+                         "', not a Unix ms";
+          give_back(key, got.revision);
+          continue;
         }
         node_id_ = slot;
         slot_key_ = key;
         mark_key_ = mark_key;
-        create_revision_ = revision;
-        claimed_mark_ms_ = mark;
-        mark_ms_.store(mark, std::memory_order_relaxed);
+        create_revision_ = got.revision;
+        claimed_mark_ms_ = got.mark_ms;
+        mark_ms_.store(got.mark_ms, std::memory_order_relaxed);
         where_ = cfg_.text + " slot " + std::to_string(slot) + " (lease " +
                  std::to_string(lease_id_) + ")";
         thread_ = std::thread([this] { keepalive_loop(); });
@@ -520,7 +553,7 @@ class EtcdLease final : public NodeLease {
     }
   }
 
-  Config cfg_;
+  EtcdConfig cfg_;
   std::shared_ptr<Clock> clock_;
   Http http_;            // claim, marks, revoke: used under the generator's lease mutex
   Http keepalive_http_;  // the keepalive thread's own handle
@@ -540,7 +573,7 @@ class EtcdLease final : public NodeLease {
 
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
                                       const std::shared_ptr<Clock>& clock) {
-  auto lease = std::make_shared<EtcdLease>(parse(spec, layout), clock);
+  auto lease = std::make_shared<EtcdLease>(parse_etcd_spec(spec, layout), clock);
   lease->claim(layout);
   return lease;
 }

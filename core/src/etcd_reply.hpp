@@ -1,0 +1,56 @@
+// Reading the replies of etcd's v3 JSON gateway (node_source_etcd.cc). Pure functions, no
+// I/O, so tests and tests/fuzz/etcd_reply.cc can feed them any reply. Only built with etcd
+// support (SNOWFLEET_HAVE_ETCD: libcurl and nlohmann-json). Internal (not installed).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+
+/// etcd answered, but with an error or with a reply we cannot read.
+struct Refused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Decodes base64 (keys and values in this API); bytes outside the alphabet ('=' padding)
+/// are skipped.
+std::string unb64(const std::string& in);
+
+/// An int64 field of `obj`. They arrive as JSON strings ("7587861231") and are absent when 0.
+/// Anything else (a float, "12abc", "0x10", an out-of-range number) throws Refused.
+int64_t i64(const nlohmann::json& obj, const char* field);
+
+/// j[key], or null when j is not an object or has no such key: reply navigation that never
+/// asserts on a reply of the wrong shape.
+const nlohmann::json& field(const nlohmann::json& j, const char* key);
+/// j[i], or null when j is not an array or is shorter.
+const nlohmann::json& item(const nlohmann::json& j, size_t i);
+
+/// The slots that a range reply over `slots_dir` ("<prefix>/slots/", keys only) lists as
+/// held. Keys under it that are not a slot number are not slots; a key outside it, or a
+/// reply of the wrong shape, throws Refused.
+std::set<int64_t> held_slots(const nlohmann::json& reply, const std::string& slots_dir);
+
+/// What the reply to a claim transaction says (EtcdLease::claim: if the slot key was never
+/// created, put it with our lease and read the slot's mark key, in one revision).
+struct ClaimReply {
+  bool succeeded = false;     ///< false: another holder was faster (nothing else is read)
+  int64_t revision = 0;       ///< the reply's header revision: our slot key's create_revision
+  bool mark_readable = true;  ///< false: the mark key holds something that is not a Unix ms
+  int64_t mark_ms = -1;       ///< the slot's high-water mark, -1 when it has none
+  std::string mark_text;      ///< the mark key's decoded value, when unreadable
+};
+
+/// Reads the reply to a claim transaction. A malformed reply throws Refused.
+ClaimReply read_claim_reply(const nlohmann::json& reply);
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet

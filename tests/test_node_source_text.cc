@@ -1,0 +1,204 @@
+// Node-source specs and etcd replies as text (what tests/fuzz/node_source.cc and
+// tests/fuzz/etcd_reply.cc explore): the regressions the fuzzers found, and the reply
+// readers' contract on well-formed and malformed replies.
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "node_source.hpp"
+#include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
+
+#if SNOWFLEET_HAVE_ETCD
+#include <nlohmann/json.hpp>
+
+#include "etcd_reply.hpp"
+#endif
+
+using namespace snowfleet;
+using snowfleet_test::error_of;
+
+namespace {
+
+Error claim_error(const std::string& spec, const Layout& layout = Layout()) {
+  return error_of([&] { detail::claim_node(spec, layout, system_clock()); });
+}
+
+}  // namespace
+
+TEST_CASE("k8s: an ordinal plus an offset past int64 is refused with the true sum",
+          "[node-source]") {
+  // ordinal + offset overflowed int64 (undefined behaviour; the message named a negative
+  // id). Found by tests/fuzz/node_source.cc.
+  const char* old_host = std::getenv("HOSTNAME");
+  const std::string saved = old_host ? old_host : "";
+  setenv("HOSTNAME", "ids-7", 1);
+  const Error e = claim_error("k8s:9223372036854775807");
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("9223372036854775814") != std::string::npos);
+  CHECK(claim_error("k8s:1017").kind() == ErrorKind::kNodeIdUnavailable);  // 1024
+  CHECK(detail::claim_node("k8s:1016", Layout(), nullptr).node_id == 1023);
+  if (old_host)
+    setenv("HOSTNAME", saved.c_str(), 1);
+  else
+    unsetenv("HOSTNAME");
+}
+
+TEST_CASE("a node source with a NUL byte is refused before anything reads it", "[node-source]") {
+  // The C calls behind env, local and etcd read a spec only up to a NUL byte: "env:VAR\0X"
+  // read $VAR (found by tests/fuzz/node_source.cc), and "local:DIR\0X" probed slot paths
+  // that all named DIR itself, then refused with NODE_ID_UNAVAILABLE and a message cut at
+  // the NUL.
+  setenv("SNOWFLEET_TEST_NUL", "12", 1);
+  const std::string nul("\0", 1);
+  Error e = claim_error("env:SNOWFLEET_TEST_NUL" + nul + "X");
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK(std::string(e.what()).find("NUL byte at byte 22") != std::string::npos);
+  unsetenv("SNOWFLEET_TEST_NUL");
+
+  char tmpl[] = "/tmp/snowfleet-nul-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  CHECK(claim_error("local:" + dir + nul + "/elsewhere").kind() == ErrorKind::kInvalidArgument);
+  CHECK(std::filesystem::is_empty(dir));  // no slot file was created
+  std::filesystem::remove_all(dir);
+
+  CHECK(claim_error("etcd://127.0.0.1:1/x" + nul + "y").kind() == ErrorKind::kInvalidArgument);
+  CHECK(claim_error("static:7" + nul).kind() == ErrorKind::kInvalidArgument);
+}
+
+TEST_CASE("env: a long variable name is quoted short", "[node-source]") {
+  // The messages quoted the whole name (found by tests/fuzz/node_source.cc).
+  const std::string name(5000, 'V');
+  Error e = claim_error("env:" + name);  // not set
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).size() < 600);
+  setenv(name.c_str(), "twelve", 1);
+  e = claim_error("env:" + name);  // not a number
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).size() < 600);
+  CHECK(std::string(e.what()).find("'twelve'") != std::string::npos);
+  unsetenv(name.c_str());
+}
+
+TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]") {
+  const detail::EtcdConfig c = detail::parse_etcd_spec(
+      "etcd://a:1,b:2379/fleet/ids//?ttl=5&node=3&cacert=/ca.pem", Layout());
+  CHECK(c.endpoints == std::vector<std::string>{"a:1", "b:2379"});
+  CHECK(c.prefix == "fleet/ids");
+  CHECK(c.ttl_s == 5);
+  CHECK(c.node == 3);
+  CHECK(c.tls);
+  CHECK(c.cacert == "/ca.pem");
+  CHECK(c.text == "etcd://a:1,b:2379/fleet/ids//");
+  CHECK(detail::parse_etcd_spec("etcd://h:1", Layout()).prefix == "snowfleet");
+  for (const char* bad :
+       {"etcd://host/x", "etcd://h:99999/x", "etcd://h:0x10/x", "etcd://:1/x", "etcd://h:1,/x",
+        "etcd://h:1/x?ttl=1", "etcd://h:1/x?ttl=-5", "etcd://h:1/x?color=red",
+        "etcd://h:1/x?node=1024", "etcd://h:1/x?tls=2", "etcd://h:1/x?cert="}) {
+    INFO(bad);
+    CHECK(error_of([&] { detail::parse_etcd_spec(bad, Layout()); }).kind() ==
+          ErrorKind::kInvalidArgument);
+  }
+  // The ttl, node and tls messages quoted the whole value (found by tests/fuzz/node_source.cc).
+  const std::string long_value(5000, '9');
+  for (const char* option : {"ttl", "node", "tls"}) {
+    INFO(option);
+    const Error e = error_of([&] {
+      detail::parse_etcd_spec(std::string("etcd://h:1/x?") + option + "=" + long_value, Layout());
+    });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK(std::string(e.what()).size() < 600);
+  }
+}
+
+#if SNOWFLEET_HAVE_ETCD
+namespace {
+using nlohmann::json;
+namespace etcd = detail::etcd;
+
+// A claim transaction's reply as etcd 3.5's gateway writes it; mark_b64 absent: no mark key.
+json claim_reply(const char* mark_b64, bool succeeded = true) {
+  const json header = {{"revision", "12"}, {"raft_term", "2"}};
+  json range = {{"header", header}};
+  if (mark_b64) range["kvs"] = json::array({{{"key", "eA=="}, {"value", mark_b64}}});
+  json reply = {{"header", header},
+                {"responses", json::array({{{"response_put", {{"header", header}}}},
+                                           {{"response_range", range}}})}};
+  if (succeeded) reply["succeeded"] = true;
+  return reply;
+}
+}  // namespace
+
+TEST_CASE("etcd: a claim reply gives the outcome, the revision and the mark",
+          "[node-source][etcd-reply]") {
+  etcd::ClaimReply r = etcd::read_claim_reply(claim_reply("MTcwNDA2NzIwMDAwMA=="));
+  CHECK(r.succeeded);
+  CHECK(r.revision == 12);
+  CHECK(r.mark_readable);
+  CHECK(r.mark_ms == 1704067200000);
+  r = etcd::read_claim_reply(claim_reply(nullptr));  // a slot that never had a holder
+  CHECK((r.succeeded && r.mark_readable && r.mark_ms == -1));
+  r = etcd::read_claim_reply(claim_reply("MQ==", false));  // another holder was faster
+  CHECK((!r.succeeded && r.revision == 0 && r.mark_ms == -1));
+  CHECK_FALSE(etcd::read_claim_reply(json::array()).succeeded);
+  // Marks that are not a Unix ms: "123abc", "-5", "0x10", "" (no value), " 1".
+  for (const char* v : {"MTIzYWJj", "LTU=", "MHgxMA==", "", "IDE="}) {
+    INFO(v);
+    r = etcd::read_claim_reply(claim_reply(v));
+    CHECK((r.succeeded && !r.mark_readable && r.mark_ms == -1 && r.revision == 12));
+  }
+  CHECK(etcd::read_claim_reply(claim_reply("LTE=")).mark_ms == -1);  // "-1": readable
+  json bad = claim_reply("MQ==");
+  bad["header"]["revision"] = "12abc";
+  CHECK_THROWS_AS(etcd::read_claim_reply(bad), etcd::Refused);
+  bad["header"]["revision"] = 1.5;
+  CHECK_THROWS_AS(etcd::read_claim_reply(bad), etcd::Refused);
+  bad = claim_reply("MQ==");
+  bad["succeeded"] = "true";
+  CHECK_THROWS_AS(etcd::read_claim_reply(bad), etcd::Refused);
+}
+
+TEST_CASE("etcd: a range reply lists the held slots; a key outside the range is refused",
+          "[node-source][etcd-reply]") {
+  const std::string dir = "snowfleet/slots/";
+  // snowfleet/slots/0007, snowfleet/slots/0012, snowfleet/slots/junk
+  const json r = {{"kvs", json::array({{{"key", "c25vd2ZsZWV0L3Nsb3RzLzAwMDc="}},
+                                       {{"key", "c25vd2ZsZWV0L3Nsb3RzLzAwMTI="}},
+                                       {{"key", "c25vd2ZsZWV0L3Nsb3RzL2p1bms="}}})}};
+  CHECK(etcd::held_slots(r, dir) == std::set<int64_t>{7, 12});
+  CHECK(etcd::held_slots(json::object(), dir).empty());
+  // "snow": the old reader took substr past its end and failed with std::out_of_range.
+  const json outside = {{"kvs", json::array({{{"key", "c25vdw=="}}})}};
+  const auto refused = [&](const json& reply) {
+    try {
+      etcd::held_slots(reply, dir);
+    } catch (const etcd::Refused& e) {
+      return std::string(e.what()).find("malformed etcd reply") != std::string::npos;
+    }
+    return false;
+  };
+  CHECK(refused(outside));
+  CHECK(refused({{"kvs", json::array({5})}}));
+  CHECK(refused({{"kvs", {{"key", "x"}}}}));
+}
+
+TEST_CASE("etcd: int64 fields are decimal strings or integers, nothing else",
+          "[node-source][etcd-reply]") {
+  const json j = {{"a", "7587861231"}, {"b", "-5"}, {"c", 12},   {"d", "123abc"},
+                  {"e", "0x10"},       {"f", 1.5},  {"g", true}, {"h", 18446744073709551615ULL}};
+  CHECK(etcd::i64(j, "a") == 7587861231);
+  CHECK(etcd::i64(j, "b") == -5);
+  CHECK(etcd::i64(j, "c") == 12);
+  CHECK(etcd::i64(j, "absent") == 0);
+  for (const char* k : {"d", "e", "f", "g", "h"}) {
+    INFO(k);
+    CHECK_THROWS_AS(etcd::i64(j, k), etcd::Refused);
+  }
+}
+#endif
