@@ -31,6 +31,9 @@ first=$(head -1 <<<"$ids")
 
 "$cli" layout | grep -q "69.68 years" || fail "layout years"
 "$cli" layout | grep -q "2093-09-06" || fail "layout exhaustion date"
+# 2^62 ids per ms: the per-second figures pass 2^63 and must be exact, not 0 or wrapped.
+"$cli" layout 1.0.62@0 | grep -q "= 4611686018427387904000 per second per node, 4611686018427387904000 per second in all" || fail "layout 1.0.62 figures"
+"$cli" layout 1.0.62@0 --json | grep -q '"ids_per_second":4611686018427387904000' || fail "layout 1.0.62 json"
 "$cli" layout --json twitter | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]==1024 and d["ids_per_ms_per_node"]==4096 and d["preset"]=="twitter", d'
 
 expect_exit 2                                   # no command

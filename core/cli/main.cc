@@ -211,6 +211,10 @@ int cmd_layout(int argc, char** argv) {
   const int64_t now_ms = snowfleet::system_clock()->wall_ns() / 1000000;
   const double years_left = static_cast<double>(l.max_timestamp_ms() - now_ms) / ms_per_year;
   const int64_t nodes = l.max_node_id() + 1, per_ms = l.max_sequence() + 1;
+  // Up to 2^62 ids per ms (sequence + node bits <= 62, so per_ms * nodes fits too): per
+  // second the figures pass 2^63, so they are printed as the exact products with "000".
+  const std::string per_second = std::to_string(per_ms) + "000";
+  const std::string per_second_all = std::to_string(per_ms * nodes) + "000";
   char years[64], left[64];
   std::snprintf(years, sizeof years, "%.2f", window_years);
   std::snprintf(left, sizeof left, "%.2f", years_left);
@@ -222,7 +226,9 @@ int cmd_layout(int argc, char** argv) {
               << ",\"sequence_bits\":" << l.sequence_bits() << ",\"window_years\":" << years
               << ",\"exhausted_at\":\"" << snowfleet::format_iso8601(l.max_timestamp_ms())
               << "\",\"years_left\":" << left << ",\"nodes\":" << nodes
-              << ",\"ids_per_ms_per_node\":" << per_ms << "}\n";
+              << ",\"ids_per_ms_per_node\":" << per_ms
+              << ",\"ids_per_second_per_node\":" << per_second
+              << ",\"ids_per_second\":" << per_second_all << "}\n";
     return 0;
   }
   std::cout << "layout      " << l.to_string()
@@ -241,8 +247,8 @@ int cmd_layout(int argc, char** argv) {
     std::cout << " = " << (l.max_datacenter_id() + 1) << " datacenters x "
               << (l.max_machine_id() + 1) << " machines";
   std::cout << "\n"
-            << "ids         " << per_ms << " per ms per node = " << per_ms * 1000
-            << " per second per node, " << per_ms * 1000 * nodes << " per second in all\n";
+            << "ids         " << per_ms << " per ms per node = " << per_second
+            << " per second per node, " << per_second_all << " per second in all\n";
   return 0;
 }
 
