@@ -174,3 +174,40 @@ TEST_CASE("breaker: a registry directory replaced by a symbolic link gives a hel
   CHECK(duplicates == 0);
   CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
 }
+
+TEST_CASE("breaker: a child forked while a static generator closes can close its copy",
+          "[breaker][fork]") {
+  // Thread A creates and closes static generators in a loop (a service rebuilding a
+  // generator per request or per config reload); the main thread forks. The registry's
+  // prepare-fork handler holds its mutex across fork(), so A blocks there inside
+  // Generator::close() holding the generator's close mutex, and the child gets that mutex
+  // locked. The child then closes (or destroys, at exit) its copy of the generator: it
+  // must not hang. (Leased generators try_lock in a child; static ones lock.)
+  std::atomic<Generator*> current{nullptr};
+  std::atomic<bool> stop{false};
+  std::thread churn([&] {
+    while (!stop.load()) {
+      GeneratorOptions o;
+      o.node_id = 900;
+      auto* g = new Generator(o);  // leaked on purpose: a child may still use it
+      current.store(g);
+      g->close();
+    }
+  });
+  while (current.load() == nullptr) std::this_thread::yield();
+  int hung = 0, tries = 0;
+  std::string verdict;
+  for (; tries < 200 && hung == 0; ++tries) {
+    verdict = local_test::guarded(
+        [&] {
+          current.load()->close();
+          return std::string("closed");
+        },
+        2);
+    hung += verdict != "closed";
+  }
+  stop.store(true);
+  churn.join();
+  INFO("after " << tries << " forks: " << verdict);
+  CHECK(hung == 0);
+}
