@@ -16,6 +16,7 @@
 
 #include "id_space.hpp"
 #include "local_util.hpp"
+#include "node_source.hpp"  // internal: probe_start
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 
@@ -210,4 +211,32 @@ TEST_CASE("breaker: a child forked while a static generator closes can close its
   churn.join();
   INFO("after " << tries << " forks: " << verdict);
   CHECK(hung == 0);
+}
+
+TEST_CASE("breaker: a local claim skips slots whose id space an open static generator uses",
+          "[breaker][local][id-space]") {
+  // Four slots; this process already mints with three static node ids (say, from an old
+  // config), among them the slot where this process's probe starts (derived from host and
+  // pid). Claiming `local:DIR` must lease the fourth slot, the only one whose ids nothing in
+  // the process can mint; instead the constructor throws at the first slot it probes.
+  const Layout four = Layout::parse("41.2.20@1704067200000");
+  const int64_t start = detail::probe_start(4);
+  std::vector<std::unique_ptr<Generator>> statics;
+  for (int64_t i = 0; i < 3; ++i) {
+    GeneratorOptions o;
+    o.layout = four;
+    o.node_id = (start + i) % 4;
+    statics.push_back(std::make_unique<Generator>(o));
+  }
+  GeneratorOptions o;
+  o.layout = four;
+  o.node_source = "local:" + temp_dir();
+  std::string verdict;
+  try {
+    Generator g(o);
+    verdict = "claimed " + std::to_string(g.node_id());
+  } catch (const Error& e) {
+    verdict = std::string("refused ") + e.code() + ": " + e.what();
+  }
+  CHECK(verdict == "claimed " + std::to_string((start + 3) % 4));
 }
