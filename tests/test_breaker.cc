@@ -240,3 +240,41 @@ TEST_CASE("breaker: a local claim skips slots whose id space an open static gene
   }
   CHECK(verdict == "claimed " + std::to_string((start + 3) % 4));
 }
+
+namespace {
+// A hand-written test double of the kind users write: a fixed wall reading, a monotonic
+// clock that stands still, a sleep that returns at once. Clock's contract only says
+// monotonic time "never decreases".
+class NaiveFrozenClock final : public Clock {
+ public:
+  int64_t wall_ns() override { return (E + 5000) * 1'000'000; }
+  int64_t monotonic_ns() override { return 0; }
+  void sleep_ns(int64_t) override {}
+};
+}  // namespace
+
+TEST_CASE("breaker: a call on a clock whose monotonic time stands still still ends",
+          "[breaker][clock]") {
+  // The 3rd id of a frozen millisecond (1 sequence bit: 2 ids per ms) must wait for the
+  // next millisecond and, the clock never moving, raise CLOCK_MOVED_BACKWARDS ("a frozen
+  // clock makes call 4,097 raise instead of block"). The wait's deadline is measured on
+  // the clock's own monotonic time only, so here the call spins for ever.
+  const std::string verdict = local_test::guarded(
+      [] {
+        GeneratorOptions o;
+        o.layout = Layout::parse("41.21.1@1704067200000");
+        o.node_id = 12345;
+        o.clock = std::make_shared<NaiveFrozenClock>();
+        Generator g(o);
+        g.next_id();
+        g.next_id();
+        try {
+          g.next_id();
+          return std::string("issued a third id in one frozen ms");
+        } catch (const Error& e) {
+          return std::string(e.code());
+        }
+      },
+      5);
+  CHECK(verdict == "CLOCK_MOVED_BACKWARDS");
+}
