@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -186,13 +187,14 @@ TEST_CASE("breaker: a child forked while a static generator closes can close its
   // must not hang. (Leased generators try_lock in a child; static ones lock.)
   std::atomic<Generator*> current{nullptr};
   std::atomic<bool> stop{false};
+  std::vector<std::unique_ptr<Generator>> made;  // kept until the end: a child may use any
   std::thread churn([&] {
     while (!stop.load()) {
       GeneratorOptions o;
       o.node_id = 900;
-      auto* g = new Generator(o);  // leaked on purpose: a child may still use it
-      current.store(g);
-      g->close();
+      made.push_back(std::make_unique<Generator>(o));
+      current.store(made.back().get());
+      made.back()->close();
     }
   });
   while (current.load() == nullptr) std::this_thread::yield();
