@@ -30,7 +30,8 @@ build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
-cmake --build "$build" --target snowfleet_tests fleet_worker outage_probe snowfleet >/dev/null
+cmake --build "$build" --target snowfleet_tests fleet_worker outage_probe budget_probe close_probe \
+  snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
 etcd_pid=""
@@ -75,3 +76,10 @@ echo "CLI ok"
 
 section "fleet: multi-process tests (every id collected, zero duplicates)"
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py
+
+section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
+for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_test etcd_wipe_test; do
+  SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
+    CLOSE_PROBE="$build/tests/close_probe" FLEET_WORKER="$build/tests/fleet_worker" \
+    ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
+done

@@ -337,7 +337,10 @@ TEST_CASE("etcd: distinct slots, revoke on close, pinned slot held once", "[.etc
   g->close();  // revokes: the slot is free at once, no TTL wait
   Generator again(a.o);
   CHECK(again.node_id() == 9);
-  CHECK(again.status().mark_ms == T);  // close() lowered the mark to the last issued ms
+  // close() lowered the mark to the last issued ms, T; the new holder's first mark is that
+  // plus the lease's lead (TTL 5 s) and 1 s ahead. (Had close() not lowered it, the mark
+  // would start from the old reservation T + 6000 and be T + 12000.)
+  CHECK(again.status().mark_ms == T + 5000 + 1000);
 
   const std::string shared = etcd_source("many");
   std::set<int64_t> nodes;
@@ -361,7 +364,7 @@ TEST_CASE("etcd: restarting a slot with the clock behind its mark refuses", "[.e
   }
   Opts b(src, T);
   Generator g(b.o);
-  CHECK(g.status().mark_ms == T + 5000);
+  CHECK(g.status().mark_ms == T + 5000 + 5000 + 1000);  // the claimed mark, then ours on it
   const Error e = error_of([&] { g.next_id(); });
   CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
   CHECK(std::string(e.what()).find("high-water mark " + std::to_string(T + 5000)) !=

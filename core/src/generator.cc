@@ -77,6 +77,7 @@ Generator::Generator(GeneratorOptions o)
   max_drift_ms_ = o.max_drift_ms;
   clock_ = o.clock ? o.clock : system_clock();
   system_clock_ = clock_ == system_clock();
+  scripted_clock_ = dynamic_cast<const ScriptedClock*>(clock_.get()) != nullptr;
 
   detail::register_fork_handlers();
   if (!o.node_source.empty() && o.node_id != -1)
@@ -88,7 +89,12 @@ Generator::Generator(GeneratorOptions o)
           layout_.to_string() + ", got " + std::to_string(o.node_id));
     node_id_ = o.node_id;
   } else {
-    detail::NodeClaim claim = detail::claim_node(o.node_source, layout_, clock_);
+    // A lease is exclusive: skip slots whose id space an open generator of this process
+    // already uses (a static node id, the same slot from another registry).
+    detail::NodeClaim claim =
+        detail::claim_node(o.node_source, layout_, clock_, [this](int64_t node) {
+          return !detail::IdSpace::would_conflict(layout_, node, *clock_, true);
+        });
     node_id_ = claim.node_id;
     lease_ = std::move(claim.lease);
   }
@@ -148,12 +154,18 @@ Generator::~Generator() { close(); }
 void Generator::close() noexcept {
   if (lease_) return close_leased();
   // The state word may be shared with other generators of the id space: leave it alone.
+  if (created_token_ != detail::fork_generation()) {
+    // A forked child: only this thread exists, close_mu_ may have been copied locked by a
+    // parent thread closing this generator, and the registry does not count the parent's
+    // generators as open here. Nothing to release: just refuse from now on.
+    usable_token_.store(kClosedToken, std::memory_order_release);
+    return;
+  }
   std::lock_guard<std::mutex> lock(close_mu_);
   if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
-  const bool forked_child = created_token_ != detail::fork_generation();
   usable_token_.store(kClosedToken, std::memory_order_release);
-  // In a forked child the registry does not count the parent's generators as open.
-  if (!forked_child) space_->close(false, 0);
+  closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
+  space_->close(false, 0);
 }
 
 void Generator::close_leased() noexcept {
@@ -180,7 +192,8 @@ void Generator::close_leased() noexcept {
   }
   {
     detail::HooksReleased released(hooks_);
-    keeper_->stop();  // no mark write runs after this
+    lease_->cancel_pending();  // a write in flight to a store that hangs fails at once
+    keeper_->stop();           // no mark write runs after this
   }
   // Swap in kClosedState so that a call which passed its usability check before the token
   // moved cannot complete its CAS afterwards: the state recorded here is final. The state
@@ -191,7 +204,9 @@ void Generator::close_leased() noexcept {
     closed_state_.store(last, std::memory_order_relaxed);
   // Persist the millisecond actually reached, so the next holder need not wait out the
   // reservation made ahead. (last covers the claimed mark when nothing was issued.)
-  if (last >= 0 && !lease_->lost()) {
+  // (Not when the keeper's last write failed: the store would not answer this one either,
+  // and the reservation made ahead is safe, the next holder only waits longer.)
+  if (last >= 0 && !lease_->lost() && !keeper_->failing()) {
     const int64_t last_ms = last >> layout_.sequence_bits();
     if (last_ms < keeper_->persisted_ms()) {
       try {
@@ -230,8 +245,7 @@ std::string Generator::describe() const {
   std::string d = "generator for node " + std::to_string(node_id_) + " of layout " +
                   layout_.to_string() + " (" + mode_name(mode_);
   if (lease_) d += ", leased from " + lease_->where();
-  if (!system_clock_ && dynamic_cast<const ScriptedClock*>(clock_.get()))
-    d += ", on a scripted clock";
+  if (scripted_clock_) d += ", on a scripted clock";
   return d + ")";
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "internal.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -53,14 +54,6 @@ class HooksReleased {
   const WaitHooks& hooks_;
   void* token_;
 };
-
-/// a + b, saturated at the int64 limits (monotonic readings from an injected clock may be
-/// anything).
-inline int64_t saturating_add(int64_t a, int64_t b) noexcept {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
-  return r;
-}
 
 }  // namespace detail
 }  // namespace snowfleet

@@ -28,10 +28,7 @@ uint64_t time_source_of(const Clock& clock) {
              : 0;
 }
 
-}  // namespace
-
-IdSpace::IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
-                 const std::string& description) {
+snowfleet_space key_of(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive) {
   snowfleet_space key{};
   key.time_source = time_source_of(clock);
   key.epoch_ms = layout.epoch_ms();
@@ -40,6 +37,14 @@ IdSpace::IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool
   key.low_first = node_id << layout.node_shift();
   key.low_last = key.low_first | layout.max_sequence();
   key.exclusive = exclusive ? 1 : 0;
+  return key;
+}
+
+}  // namespace
+
+IdSpace::IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
+                 const std::string& description) {
+  const snowfleet_space key = key_of(layout, node_id, clock, exclusive);
   char why[192];
   const int rc = registry().open(&key, description.c_str(), &slot_, &word_, why, sizeof why);
   if (rc == 1)
@@ -68,6 +73,12 @@ void IdSpace::close(bool retire, int64_t final_value) noexcept {
   if (slot_ == nullptr) return;
   registry().close(slot_, retire ? 1 : 0, final_value);
   slot_ = nullptr;
+}
+
+bool IdSpace::would_conflict(const Layout& layout, int64_t node_id, const Clock& clock,
+                             bool exclusive) {
+  const snowfleet_space key = key_of(layout, node_id, clock, exclusive);
+  return registry().would_conflict(&key) != 0;
 }
 
 size_t IdSpace::remembered() noexcept { return registry().space_count(); }

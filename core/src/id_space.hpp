@@ -35,6 +35,10 @@ class IdSpace {
   /// word and this generator keeps the old one (holding a sentinel in-flight calls see).
   void close(bool retire, int64_t final_value) noexcept;
 
+  /// True when opening this space now would be refused (see the constructor); changes
+  /// nothing. A lease claim uses it to skip slots the process already uses.
+  static bool would_conflict(const Layout& layout, int64_t node_id, const Clock& clock,
+                             bool exclusive);
   /// How many id spaces the process remembers (open or not).
   static size_t remembered() noexcept;
   /// `clock`'s time is gone: forget its spaces (a ScriptedClock's destructor calls it).

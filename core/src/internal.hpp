@@ -21,6 +21,14 @@ namespace detail {
 
 constexpr int64_t kNsPerMs = 1'000'000;
 
+/// a + b, saturated at the int64 limits (monotonic readings from an injected clock, or a
+/// TTL from a store, may be anything).
+inline int64_t saturating_add(int64_t a, int64_t b) noexcept {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 /// Floor division (rounds toward negative infinity), for times before 1970.
 inline int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;

@@ -244,9 +244,9 @@ void unlock(int fd) {
 
 bool is_held_errno(int err) { return err == EAGAIN || err == EACCES || err == EWOULDBLOCK; }
 
-std::string socket_key(const std::string& dir) {
+std::string socket_key(const std::string& dir, bool resolve) {
   std::string real = dir;
-  if (char* r = realpath(dir.c_str(), nullptr)) {
+  if (char* r = resolve ? realpath(dir.c_str(), nullptr) : nullptr) {
     real = r;
     std::free(r);
   }

@@ -62,9 +62,11 @@ bool is_held_errno(int err);
 const char* file_kind(mode_t mode);
 
 /// The registry's prefix in the abstract Unix-socket namespace:
-/// "snowfleet/<16 hex digits: FNV-1a 64 of realpath(dir)>". Slot N's holder binds
-/// "<key>/N"; one realpath, so every spelling of the directory gives one name.
-std::string socket_key(const std::string& dir);
+/// "snowfleet/<16 hex digits: FNV-1a 64 of the directory>". Slot N's holder binds
+/// "<key>/N". With `resolve`, of realpath(dir), so every spelling of the directory gives
+/// one name; without, of `dir` as written (absolute), so a symbolic link re-pointed under
+/// live holders still names their slots. A holder binds both.
+std::string socket_key(const std::string& dir, bool resolve = true);
 /// Binds `name` in the abstract namespace (Linux). Returns the socket, or -1 with *err:
 /// EADDRINUSE when a live process of this network namespace holds the name, ENOSYS where
 /// there is no abstract namespace (the file lock is then the only guard).

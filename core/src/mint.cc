@@ -150,10 +150,14 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     r.now = read_elapsed_ms_exact(&r.wall_ns);
   }
   bool waited = false;
-  bool reserving = false;  // contention seen: reserve ahead instead of waiting again
+  int64_t real_started = 0;  // injected clocks: real time at the first wait (see below)
+  bool reserving = false;    // contention seen: reserve ahead instead of waiting again
   bool noted = false;      // note_wall ran for the current reading
   int64_t wait_started = 0, deadline = 0, waited_for = 0;
-  int64_t keeper_budget_ns = budget_ns_;  // real time this call may wait for the mark keeper
+  // Real time this call may still wait for the mark keeper. On a real-time clock the keeper
+  // and the clock share one budget per call (whichever wait comes first starts it); a
+  // scripted clock's time is not real time, so there the keeper gets its own.
+  int64_t keeper_budget_ns = budget_ns_;
   auto finish_wait = [&] {
     if (!waited) return;
     const uint64_t w = static_cast<uint64_t>(clock_->monotonic_ns() - wait_started);
@@ -307,6 +311,8 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
           // the call's budget, and not at all while its writes fail.
           const auto t0 = detail::monotonic_ns();
           bool covered = false;
+          if (waited && !scripted_clock_)
+            keeper_budget_ns = std::min(keeper_budget_ns, deadline - clock_->monotonic_ns());
           if (!keeper_->failing() && keeper_budget_ns > 0) {
             detail::HooksReleased released(hooks_);
             covered = keeper_->wait_for(first, keeper_budget_ns);
@@ -385,13 +391,28 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
     if (!waited) {
       waited = true;
       wait_started = mono;
-      deadline = detail::saturating_add(mono, budget_ns_);
+      // What this call already waited for the mark keeper counts against the same budget.
+      deadline = detail::saturating_add(
+          mono, scripted_clock_ ? budget_ns_ : std::min(budget_ns_, keeper_budget_ns));
       waits_.fetch_add(1, std::memory_order_relaxed);
     } else if (now >= waited_for && !reserving) {
       reserving = true;
       continue;  // decide again from this reading, reserving ahead
     }
     waited_for = wait_until;
+    // An injected clock whose monotonic time does not advance while it sleeps (a test
+    // double whose sleep_ns does nothing) would keep this loop from ever reaching the
+    // deadline: a second of real time ends the call instead of spinning for ever.
+    if (!system_clock_) {
+      if (real_started == 0) real_started = detail::monotonic_ns();
+      if (detail::monotonic_ns() - real_started > budget_ns_ + 1'000'000'000)
+        return refuse(ErrorKind::kClockMovedBackwards,
+                      "the clock's monotonic time did not advance while node " +
+                          std::to_string(node_id_) + " waited " +
+                          detail::ms_text(budget_ns_ / 1e6) +
+                          " ms for it (does its sleep_ns advance monotonic_ns?)",
+                      0);
+    }
     const int64_t remaining = deadline - mono;
     if (remaining <= 0) {
       if (reserving)  // the clock moved; other calls took every id this one could reach

@@ -54,6 +54,10 @@ class NodeLease {
     return problem_;
   }
 
+  /// Makes the store requests in flight fail at once (etcd: a mark write or keepalive to a
+  /// store that hangs). close() calls it before stopping the mark keeper, so a hanging store
+  /// cannot hold close() for a request timeout. Later requests are not affected.
+  virtual void cancel_pending() noexcept {}
   /// Gives the slot back (local: unlock; etcd: stop the keepalive, revoke). Idempotent.
   virtual void release() noexcept = 0;
   /// In a forked child: drop this process's references without touching the parent's

@@ -42,7 +42,7 @@ int64_t probe_start(int64_t slots) {
 }
 
 NodeClaim claim_node(const std::string& spec, const Layout& layout,
-                     const std::shared_ptr<Clock>& clock) {
+                     const std::shared_ptr<Clock>& clock, const SlotFilter& usable) {
   NodeClaim claim;
   // getenv, open and libcurl would read only the text before a NUL byte: another variable,
   // directory or host than the one the spec names.
@@ -98,12 +98,12 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     return claim;
   }
   if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("local?", 0) == 0) {
-    claim.lease = claim_local(spec, layout);
+    claim.lease = claim_local(spec, layout, usable);
     claim.node_id = claim.lease->node_id();
     return claim;
   }
   if (spec.rfind("etcd://", 0) == 0) {
-    claim.lease = claim_etcd(spec, layout, clock);
+    claim.lease = claim_etcd(spec, layout, clock, usable);
     claim.node_id = claim.lease->node_id();
     return claim;
   }

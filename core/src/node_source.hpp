@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,18 +20,25 @@ struct NodeClaim {
   std::shared_ptr<NodeLease> lease;
 };
 
-/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]", "local[:DIR][?node=N]",
-/// "etcd://...") for `layout`. `clock` times the lease deadline (etcd). Malformed specs
-/// throw kInvalidArgument; a source that cannot provide an id throws kNodeIdUnavailable.
+/// Which slots a lease claim may take: false for a node id this process already uses in a
+/// way a lease would conflict with (an open generator of that id space). Empty: any.
+using SlotFilter = std::function<bool(int64_t node_id)>;
+
+/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]",
+/// "local[:DIR][?node=N]", "etcd://...") for `layout`. `clock` times the lease deadline
+/// (etcd); the leased sources skip slots `usable` refuses. Malformed specs throw
+/// kInvalidArgument; a source that cannot provide an id throws kNodeIdUnavailable.
 NodeClaim claim_node(const std::string& spec, const Layout& layout,
-                     const std::shared_ptr<Clock>& clock);
+                     const std::shared_ptr<Clock>& clock, const SlotFilter& usable = {});
 
 /// "local[:DIR]": a slot file in DIR held with an open-file-description lock and (Linux) an
 /// abstract Unix socket named after DIR and the slot.
-std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout);
+std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout,
+                                       const SlotFilter& usable = {});
 /// "etcd://host:port[,host:port...]/prefix?ttl=10": a slot key held by an etcd lease.
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
-                                      const std::shared_ptr<Clock>& clock);
+                                      const std::shared_ptr<Clock>& clock,
+                                      const SlotFilter& usable = {});
 
 /// An "etcd://" spec, parsed.
 struct EtcdConfig {

@@ -118,7 +118,7 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
 #if !SNOWFLEET_HAVE_ETCD
 
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
-                                      const std::shared_ptr<Clock>&) {
+                                      const std::shared_ptr<Clock>&, const SlotFilter&) {
   throw Error(ErrorKind::kNodeIdUnavailable,
               "node source '" + spec.substr(0, 200) +
                   "': this snowfleet was built without etcd support (it needs libcurl and "
@@ -230,8 +230,16 @@ ClaimReply read_claim_reply(const json& reply) {
   r.succeeded = succeeded.is_boolean() && succeeded.get<bool>();
   if (!r.succeeded) return r;
   r.revision = i64(field(reply, "header"), "revision");
-  // responses[1] answers the range over the mark key; no kvs: the slot has no mark yet.
-  const json& kvs = field(field(item(field(reply, "responses"), 1), "response_range"), "kvs");
+  if (r.revision <= 0)
+    throw Refused("malformed etcd reply: a claim that succeeded without a header revision");
+  // responses[1] answers the range over the mark key; no kvs: the slot has no mark yet. A
+  // reply without that range (another shape, a transcoder's camelCase) says nothing about
+  // the slot's history, which must never be read as "none".
+  const json& range = field(item(field(reply, "responses"), 1), "response_range");
+  if (!range.is_object())
+    throw Refused("malformed etcd reply: the claim's answer has no responses[1].response_range "
+                  "(the slot's mark could not be read)");
+  const json& kvs = field(range, "kvs");
   if (kvs.is_array() && !kvs.empty()) {
     const json& value = field(kvs[0], "value");
     const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
@@ -261,14 +269,31 @@ std::string slot_text(int64_t slot) {
 struct Unreachable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// Replies are small (the largest, a keys-only range over 65,536 slots, is a few MB): a
+// reply past this is refused rather than read into memory without end.
+constexpr size_t kMaxReply = size_t{16} << 20;
+
 size_t collect(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
+  auto* body = static_cast<std::string*>(out);
+  if (body->size() + size * n > kMaxReply) return 0;  // libcurl stops: CURLE_WRITE_ERROR
+  body->append(data, size * n);
   return size * n;
+}
+
+// Aborts a transfer once *cancel no longer equals the value it had when the request
+// started (EtcdLease::cancel_pending, release): a store that hangs cannot hold close().
+struct Cancel {
+  const std::atomic<uint64_t>* gen;
+  uint64_t at_start;
+};
+int on_progress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto* c = static_cast<const Cancel*>(p);
+  return c->gen->load(std::memory_order_acquire) != c->at_start ? 1 : 0;
 }
 
 class Http {
  public:
-  explicit Http(const EtcdConfig& c) : cfg_(c) {
+  Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
     h_ = curl_easy_init();
@@ -282,11 +307,21 @@ class Http {
   }
   void leak() { leak_ = true; }
 
+  // POSTs to the endpoints in turn until one answers. `timeout_ms` bounds the whole call:
+  // each endpoint gets an equal share of what is left (a refused connection takes none),
+  // so a list of endpoints that all hang costs one timeout, not one each.
   json post(const std::string& path, const json& body, long timeout_ms) {
     const std::string data = body.dump();
     std::string last;
+    const int64_t until = monotonic_ns() + int64_t{timeout_ms} * kNsPerMs;
+    Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
     for (size_t i = 0; i < cfg_.endpoints.size(); ++i) {
       const size_t k = (current_ + i) % cfg_.endpoints.size();
+      const int64_t left_ms = (until - monotonic_ns()) / kNsPerMs;
+      if (left_ms <= 0) break;
+      const long share = static_cast<long>(
+          std::max<int64_t>(std::min<int64_t>(left_ms, 100),
+                            left_ms / static_cast<int64_t>(cfg_.endpoints.size() - i)));
       const std::string url =
           std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
       std::string out;
@@ -297,16 +332,23 @@ class Http {
       curl_easy_setopt(h_, CURLOPT_HTTPHEADER, headers_);
       curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
       curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
-      curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, timeout_ms);
-      curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(timeout_ms, 1000L));
+      curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, share);
+      curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(share, 1000L));
+      curl_easy_setopt(h_, CURLOPT_NOPROGRESS, 0L);
+      curl_easy_setopt(h_, CURLOPT_XFERINFOFUNCTION, on_progress);
+      curl_easy_setopt(h_, CURLOPT_XFERINFODATA, &cancel);
       curl_easy_setopt(h_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
       curl_easy_setopt(h_, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
       if (!cfg_.cacert.empty()) curl_easy_setopt(h_, CURLOPT_CAINFO, cfg_.cacert.c_str());
       if (!cfg_.cert.empty()) curl_easy_setopt(h_, CURLOPT_SSLCERT, cfg_.cert.c_str());
       if (!cfg_.key.empty()) curl_easy_setopt(h_, CURLOPT_SSLKEY, cfg_.key.c_str());
       const CURLcode rc = curl_easy_perform(h_);
+      if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
       if (rc != CURLE_OK) {
-        last = cfg_.endpoints[k] + ": " + curl_easy_strerror(rc);
+        last = cfg_.endpoints[k] + ": " +
+               (rc == CURLE_WRITE_ERROR ? "the reply is larger than " +
+                                              std::to_string(kMaxReply >> 20) + " MiB"
+                                        : std::string(curl_easy_strerror(rc)));
         continue;
       }
       current_ = k;  // stick to an endpoint that answers
@@ -332,6 +374,7 @@ class Http {
 
  private:
   const EtcdConfig& cfg_;
+  const std::atomic<uint64_t>* cancel_;
   CURL* h_ = nullptr;
   curl_slist* headers_ = nullptr;
   size_t current_ = 0;
@@ -341,7 +384,10 @@ class Http {
 class EtcdLease final : public NodeLease {
  public:
   EtcdLease(EtcdConfig cfg, std::shared_ptr<Clock> clock)
-      : cfg_(std::move(cfg)), clock_(std::move(clock)), http_(cfg_), keepalive_http_(cfg_) {
+      : cfg_(std::move(cfg)),
+        clock_(std::move(clock)),
+        http_(cfg_, &cancel_gen_),
+        keepalive_http_(cfg_, &cancel_gen_) {
     ttl_ns_ = cfg_.ttl_s * 1'000'000'000;
     // The margin absorbs the request's flight time and a clock-rate difference between
     // this host and etcd's leader: a fifth of the TTL, at least half a second.
@@ -362,7 +408,7 @@ class EtcdLease final : public NodeLease {
   }
 
   // Runs the claim protocol; throws kNodeIdUnavailable when no slot can be had.
-  void claim(const Layout& layout) {
+  void claim(const Layout& layout, const SlotFilter& usable) {
     const std::string quoted = "node source '" + cfg_.text + "'";
     const std::string slots_dir = cfg_.prefix + "/slots/";
     int64_t granted_ttl = 0;
@@ -377,7 +423,7 @@ class EtcdLease final : public NodeLease {
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
     }
-    deadline_.store(sent + granted_ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
+    deadline_.store(deadline_after(sent, granted_ttl), std::memory_order_release);
     try {
       std::string end = slots_dir;
       end.back() = static_cast<char>(end.back() + 1);  // range end: "<prefix>/slots0"
@@ -392,8 +438,12 @@ class EtcdLease final : public NodeLease {
         order.push_back(cfg_.node);
       } else {
         const int64_t start = probe_start(slots);
-        for (int64_t i = 0; i < std::min(slots, kMaxProbes); ++i)
-          if (!taken.count((start + i) % slots)) order.push_back((start + i) % slots);
+        for (int64_t i = 0; i < std::min(slots, kMaxProbes); ++i) {
+          const int64_t slot = (start + i) % slots;
+          // Skip slots held in etcd and, without asking etcd, slots whose ids an open
+          // generator of this process mints already.
+          if (!taken.count(slot) && (!usable || usable(slot))) order.push_back(slot);
+        }
       }
       char host[256] = {0};
       gethostname(host, sizeof host - 1);
@@ -415,11 +465,16 @@ class EtcdLease final : public NodeLease {
         const etcd::ClaimReply got =
             etcd::read_claim_reply(http_.post("/v3/kv/txn", txn, request_ms_));
         if (!got.succeeded) continue;  // someone else was faster
-        if (!got.mark_readable) {
-          // A history we cannot read is not an empty one: give the slot back, try another.
+        if (!got.mark_readable || got.mark_ms > layout.max_timestamp_ms()) {
+          // A history we cannot read is not an empty one, and a mark past the layout's
+          // window blocks the slot for good: give it back, try another.
           if (unreadable.empty())
-            unreadable = "the mark key " + mark_key + " holds '" + got.mark_text.substr(0, 20) +
-                         "', not a Unix ms";
+            unreadable = !got.mark_readable
+                             ? "the mark key " + mark_key + " holds '" +
+                                   got.mark_text.substr(0, 20) + "', not a Unix ms"
+                             : "the mark key " + mark_key + " holds " +
+                                   std::to_string(got.mark_ms) +
+                                   ", past the last millisecond of layout " + layout.to_string();
           give_back(key, got.revision);
           continue;
         }
@@ -489,10 +544,15 @@ class EtcdLease final : public NodeLease {
       if (released_) return;
       released_ = true;
     }
+    cancel_pending();  // a keepalive in flight to a hanging store
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
-    revoke();
+    // Revoking frees the slot at once; when the store did not answer the last keepalive,
+    // it would not answer this either: the lease then expires by itself after its TTL.
+    if (problem().empty()) revoke();
   }
+
+  void cancel_pending() noexcept override { cancel_gen_.fetch_add(1, std::memory_order_acq_rel); }
 
   void abandon_after_fork() noexcept override { abandoned_ = true; }
 
@@ -505,6 +565,14 @@ class EtcdLease final : public NodeLease {
       // The lease expires by itself after its TTL.
     }
     lease_id_ = 0;
+  }
+
+  // The local deadline for a lease confirmed (granted or kept alive) by a request sent at
+  // `sent` with `ttl_s` seconds granted. A TTL above the one asked for is not believed (a
+  // huge one would overflow the product and keep the fence from ever closing).
+  int64_t deadline_after(int64_t sent, int64_t ttl_s) const noexcept {
+    const int64_t ttl = std::min(ttl_s, cfg_.ttl_s);
+    return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
   }
 
   // Deletes a slot key we created at `revision` (a slot we will not keep).
@@ -542,7 +610,7 @@ class EtcdLease final : public NodeLease {
                "process now");
           return;
         }
-        deadline_.store(sent + ttl * 1'000'000'000 - margin_ns_, std::memory_order_release);
+        deadline_.store(deadline_after(sent, ttl), std::memory_order_release);
         set_problem("");
         wait = period;
       } catch (const std::exception& e) {
@@ -555,7 +623,7 @@ class EtcdLease final : public NodeLease {
 
   EtcdConfig cfg_;
   std::shared_ptr<Clock> clock_;
-  Http http_;            // claim, marks, revoke: used under the generator's lease mutex
+  Http http_;            // claim, marks (the mark keeper's thread, then close()), revoke
   Http keepalive_http_;  // the keepalive thread's own handle
   int64_t ttl_ns_ = 0, margin_ns_ = 0;
   long request_ms_ = 1000;
@@ -565,6 +633,7 @@ class EtcdLease final : public NodeLease {
   std::mutex mu_;
   std::condition_variable cv_;
   std::atomic<bool> released_{false};
+  std::atomic<uint64_t> cancel_gen_{0};  // see Cancel (the Http handles keep its address)
   bool abandoned_ = false;
   std::thread thread_;
 };
@@ -572,9 +641,10 @@ class EtcdLease final : public NodeLease {
 }  // namespace
 
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& layout,
-                                      const std::shared_ptr<Clock>& clock) {
+                                      const std::shared_ptr<Clock>& clock,
+                                      const SlotFilter& usable) {
   auto lease = std::make_shared<EtcdLease>(parse_etcd_spec(spec, layout), clock);
-  lease->claim(layout);
+  lease->claim(layout, usable);
   return lease;
 }
 

@@ -75,9 +75,9 @@ std::vector<LocalLease*>& live() {
 
 class LocalLease final : public NodeLease {
  public:
-  LocalLease(int64_t slot, int fd, int dir_fd, int sock, const std::string& dir, bool private_dir,
-             int64_t mark)
-      : fd_(fd), dir_fd_(dir_fd), sock_(sock), dir_(dir), private_dir_(private_dir) {
+  LocalLease(int64_t slot, int fd, int dir_fd, int sock, int sock2, const std::string& dir,
+             bool private_dir, int64_t mark)
+      : fd_(fd), dir_fd_(dir_fd), sock_(sock), sock2_(sock2), dir_(dir), private_dir_(private_dir) {
     node_id_ = slot;
     claimed_mark_ms_ = mark;
     mark_ms_.store(mark, std::memory_order_relaxed);
@@ -134,7 +134,8 @@ class LocalLease final : public NodeLease {
     registry::unlock(fd_);  // explicit: a descriptor of this file may survive elsewhere
     close_fd(fd_);
     close_fd(dir_fd_);
-    close_fd(sock_);  // unbinds the name once no other descriptor of it is left
+    close_fd(sock_);  // unbinds the names once no other descriptor of them is left
+    close_fd(sock2_);
   }
 
   void abandon_after_fork() noexcept override { drop_inherited(); }
@@ -147,6 +148,7 @@ class LocalLease final : public NodeLease {
     close_fd(fd_);
     close_fd(dir_fd_);
     close_fd(sock_);
+    close_fd(sock2_);
   }
 
  private:
@@ -249,7 +251,7 @@ class LocalLease final : public NodeLease {
   }
 
   std::mutex mu_;  // write_mark, maintain and release: one at a time
-  int fd_, dir_fd_, sock_;
+  int fd_, dir_fd_, sock_, sock2_;  // sock2_: the name of dir as written, -1 if the same
   std::string dir_, name_, slot_path_;
   bool private_dir_;
   std::atomic<bool> forked_{false};
@@ -264,7 +266,8 @@ void after_fork_child() {
 
 }  // namespace
 
-std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout) {
+std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout,
+                                       const SlotFilter& usable) {
   static std::once_flag atfork;
   std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
   const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
@@ -300,39 +303,60 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   if (dir_fd < 0)
     unavailable(quoted + ": cannot open the registry directory " + dir + ": " + errno_text(errno));
   const std::string key = registry::socket_key(dir);
+  // The directory as written, too (when it differs): a symbolic link re-pointed under live
+  // holders then still names their slots for every claimant that spells the registry so.
+  const std::string key2 = registry::socket_key(dir, false);
 
   const int64_t slots = layout.max_node_id() + 1;
   const int64_t start = pinned >= 0 ? pinned : probe_start(slots);
   const int64_t probes = pinned >= 0 ? 1 : std::min(slots, kMaxProbes);
   std::string problem;  // the first reason a free-looking slot was unusable
-  int64_t held = 0;
+  int64_t held = 0, used_here = 0;
   for (int64_t i = 0; i < probes; ++i) {
     const int64_t slot = (start + i) % slots;
+    if (usable && !usable(slot)) {  // this process mints that node's ids already
+      ++used_here;
+      continue;
+    }
     const std::string name = registry::slot_name(slot), path = dir + "/" + name;
     std::string why;
     int err = 0;
     // The socket first: a live holder of this network namespace keeps it whatever became
     // of the registry's files.
-    const std::string sock_name = key + "/" + std::to_string(slot);
-    int sock = registry::bind_socket(sock_name, &err);
-    if (sock < 0 && err != ENOSYS) {
-      if (err == EADDRINUSE) {
-        ++held;
-      } else if (problem.empty()) {
-        problem = "cannot bind the abstract socket @" + sock_name + ": " + errno_text(err);
+    int sock = -1, sock2 = -1;
+    bool taken = false;
+    for (const std::string* k : {&key, &key2}) {
+      if (k == &key2 && key2 == key) break;
+      const std::string sock_name = *k + "/" + std::to_string(slot);
+      int& s = k == &key ? sock : sock2;
+      s = registry::bind_socket(sock_name, &err);
+      if (s < 0 && err != ENOSYS) {
+        if (err == EADDRINUSE) {
+          ++held;
+        } else if (problem.empty()) {
+          problem = "cannot bind the abstract socket @" + sock_name + ": " + errno_text(err);
+        }
+        taken = true;
+        break;
       }
+    }
+    if (taken) {
+      close_fd(sock);
+      close_fd(sock2);
       continue;
     }
     const int fd = registry::open_regular(dir_fd, name, O_RDWR | O_CREAT, path, &err, &why);
     if (fd < 0) {
       if (problem.empty()) problem = why;
       close_fd(sock);
+      close_fd(sock2);
       continue;
     }
     const auto give_back = [&](int locked_fd) {
       if (locked_fd >= 0) registry::unlock(locked_fd);
       close(fd);
       close_fd(sock);
+      close_fd(sock2);
     };
     if (!registry::try_lock(fd, &err)) {
       if (registry::is_held_errno(err)) {
@@ -369,16 +393,19 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
     }
     if (found == MarkFile::kAbsent) mark = -1;
     write_holder(fd);
-    return std::make_shared<LocalLease>(slot, fd, dir_fd, sock, dir, private_dir, mark);
+    return std::make_shared<LocalLease>(slot, fd, dir_fd, sock, sock2, dir, private_dir, mark);
   }
   close(dir_fd);
-  std::string msg =
-      pinned >= 0
-          ? quoted + ": slot " + std::to_string(pinned) + " of registry directory " + dir +
-                (held ? " is held by a live process" : " cannot be used") + " ("
-          : quoted + ": no free node id in registry directory " + dir + " (" +
-                std::to_string(held) + " of " + std::to_string(probes) +
-                " slots probed are held by live processes";
+  if (pinned >= 0)
+    unavailable(quoted + ": slot " + std::to_string(pinned) + " of registry directory " + dir +
+                (held        ? " is held by a live process"
+                 : used_here ? " is used by an open generator of this process"
+                             : " cannot be used") +
+                (problem.empty() ? std::string() : " (" + problem + ")"));
+  std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +
+                    std::to_string(held) + " of " + std::to_string(probes) +
+                    " slots probed are held by live processes";
+  if (used_here) msg += ", " + std::to_string(used_here) + " used by open generators of this process";
   if (!problem.empty()) msg += "; unusable: " + problem;
   unavailable(msg + ")");
 }

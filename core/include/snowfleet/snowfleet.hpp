@@ -556,6 +556,7 @@ class Generator {
   int64_t max_drift_ms_;
   std::shared_ptr<Clock> clock_;
   bool system_clock_;
+  bool scripted_clock_;  // a ScriptedClock: its monotonic time is not real time
   WaitHooks hooks_;
   std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
   std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry

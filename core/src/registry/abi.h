@@ -75,6 +75,9 @@ typedef struct snowfleet_registry_api {
   void (*forget_time_source)(uint64_t time_source);
   /* Spaces remembered, open or not (tests: memory stays flat over generator lifetimes). */
   size_t (*space_count)(void);
+  /* 1 when open(space) would be refused now (an open generator overlaps it and cannot
+   * share), else 0; changes nothing. Lets a lease claim skip a slot the process uses. */
+  int (*would_conflict)(const snowfleet_space* space);
 } snowfleet_registry_api;
 
 /* In a child forked after the registry was loaded, no space counts as open: the generators

@@ -71,39 +71,43 @@ int64_t spent_through(int64_t last, const snowfleet_space& from, const snowfleet
   return (ms << to.sequence_bits) | ((int64_t{1} << to.sequence_bits) - 1);
 }
 
+bool overlaps(const snowfleet_space& k, const snowfleet_space& key) {
+  // Spaces of different times (real time, each scripted clock) never meet.
+  return k.time_source == key.time_source && k.epoch_ms == key.epoch_ms &&
+         k.timestamp_shift == key.timestamp_shift && k.low_first <= key.low_last &&
+         key.low_first <= k.low_last;
+}
+
 int open_locked(const snowfleet_space* key, const char* description, snowfleet_slot** slot,
                 snowfleet_word** word, char* why, size_t why_size) {
+  // First decide, changing nothing: a refusal must not lose any space's history.
   Space* found = nullptr;
+  for (size_t i = 0; i < g_count; ++i) {
+    Space* s = g_spaces[i];
+    if (!overlaps(s->key, *key)) continue;
+    const bool exact = same_shape(s->key, *key);
+    if (s->open > 0 && (!exact || s->key.exclusive || key->exclusive)) {
+      copy_text(why, why_size, s->description);
+      return 1;
+    }
+    if (exact) found = s;
+  }
+  // Then take over the closed spaces of other shapes over some of the same ids: the new
+  // space starts after their last millisecond (spent), and they are forgotten. Their words
+  // are sealed with the closed sentinel, taking the final value from the swap, so a call
+  // of a closed generator still in flight on one fails its compare-and-swap instead of
+  // minting an id the new shape may mint too.
   int64_t start = -1;
   for (size_t i = 0; i < g_count;) {
     Space* s = g_spaces[i];
-    const snowfleet_space& k = s->key;
-    // Spaces of different times (real time, each scripted clock) never meet.
-    const bool overlap = k.time_source == key->time_source && k.epoch_ms == key->epoch_ms &&
-                         k.timestamp_shift == key->timestamp_shift &&
-                         k.low_first <= key->low_last && key->low_first <= k.low_last;
-    if (!overlap) {
+    if (s == found || !overlaps(s->key, *key)) {
       ++i;
       continue;
     }
-    const bool exact = same_shape(k, *key);
-    if (s->open > 0) {
-      if (!exact || k.exclusive || key->exclusive) {
-        copy_text(why, why_size, s->description);
-        return 1;
-      }
-      found = s;
-      ++i;
-    } else if (exact) {
-      found = s;
-      ++i;
-    } else {
-      // A closed space of another shape over some of the same ids: the new space takes
-      // over its history (its last millisecond, spent) and it is forgotten.
-      const int64_t v = spent_through(load(s->word), k, *key);
-      if (v > start) start = v;
-      remove_at(i);
-    }
+    const int64_t last = __atomic_exchange_n(&s->word->value, INT64_MIN, __ATOMIC_ACQ_REL);
+    const int64_t v = spent_through(last, s->key, *key);
+    if (v > start) start = v;
+    remove_at(i);
   }
   if (found == nullptr) {
     if (g_count == g_capacity) {
@@ -179,6 +183,19 @@ void registry_forget_time_source(uint64_t time_source) {
   pthread_mutex_unlock(&g_mu);
 }
 
+int registry_would_conflict(const snowfleet_space* key) {
+  pthread_mutex_lock(&g_mu);
+  int rc = 0;
+  for (size_t i = 0; i < g_count && rc == 0; ++i) {
+    const Space* s = g_spaces[i];
+    if (s->open > 0 && overlaps(s->key, *key) &&
+        (!same_shape(s->key, *key) || s->key.exclusive || key->exclusive))
+      rc = 1;
+  }
+  pthread_mutex_unlock(&g_mu);
+  return rc;
+}
+
 size_t registry_space_count(void) {
   pthread_mutex_lock(&g_mu);
   const size_t n = g_count;
@@ -211,6 +228,7 @@ const snowfleet_registry_api g_api = {
     registry_release_word,
     registry_forget_time_source,
     registry_space_count,
+    registry_would_conflict,
 };
 
 }  // namespace
