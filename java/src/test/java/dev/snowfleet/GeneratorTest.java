@@ -102,7 +102,8 @@ class GeneratorTest {
             System.gc();
             Thread.sleep(20);
         }
-        assertEquals(live, SnowfleetNative.liveGenerators(), "the Cleaner freed the first generator");
+        // Other tests' generators may be cleaned meanwhile too: at most as many as before.
+        assertTrue(SnowfleetNative.liveGenerators() <= live, "the Cleaner freed the first generator");
         int dup = 0;
         for (long id : b.build().nextIds(1_000_000)) {
             dup += first.contains(id) ? 1 : 0;
