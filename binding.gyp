@@ -28,6 +28,8 @@
         "core/src/node_source.cc",
         "core/src/node_source_etcd.cc",
         "core/src/node_source_local.cc",
+        "core/src/options.cc",
+        "core/src/quote.cc",
         "core/src/time_text.cc",
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",

@@ -283,9 +283,9 @@ TEST_CASE("state is not shared across node ids, layouts or clocks", "[generator]
   GeneratorOptions q;
   q.node_id = 7;
   Generator d(q);
-  q.layout = Layout::twitter();
+  q.layout = Layout::kTwitter;
   Generator e(q);  // same node id, other layout: its own state
-  CHECK(decode(Layout::twitter(), e.next_id()).node_id == 7);
+  CHECK(decode(Layout::kTwitter, e.next_id()).node_id == 7);
   CHECK(decode(Layout(), d.next_id()).node_id == 7);
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("twin layouts of one id space share one state", "[id-space]") {
   // places: datacenter 1 + machine 5 is node 37 either way.
   for (Mode mode : {Mode::kMonotonic, Mode::kStrict}) {
     GeneratorOptions a;
-    a.layout = Layout::twitter();
+    a.layout = Layout::kTwitter;
     a.node_id = mode == Mode::kStrict ? (1 << 5) | 5 : (2 << 5) | 6;
     a.mode = mode;
     GeneratorOptions b = a;

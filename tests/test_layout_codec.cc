@@ -37,8 +37,8 @@ TEST_CASE("layout text form round-trips for every valid bit split", "[layout]") 
 TEST_CASE("presets have names and the default layout is the seeds'", "[layout]") {
   CHECK(std::string(Layout().preset_name()) == "default");
   CHECK(Layout().to_string() == "41.10.12@1704067200000");
-  CHECK(std::string(Layout::twitter().preset_name()) == "twitter");
-  CHECK(std::string(Layout::discord().preset_name()) == "discord");
+  CHECK(std::string(Layout::kTwitter.preset_name()) == "twitter");
+  CHECK(std::string(Layout::kDiscord.preset_name()) == "discord");
   CHECK(std::string(Layout::create(0, 41, 10, 12).preset_name()).empty());
   CHECK(Layout::parse("twitter") == Layout::parse("41.5.5.12@1288834974657"));
 }
@@ -69,7 +69,7 @@ TEST_CASE("a layout text with fewer than 3 bit widths is refused", "[layout]") {
 
 TEST_CASE("compose and decode are inverse over random fields and layouts", "[codec]") {
   std::mt19937_64 rng(7);
-  const Layout layouts[] = {Layout(), Layout::twitter(), Layout::discord(),
+  const Layout layouts[] = {Layout(), Layout::kTwitter, Layout::kDiscord,
                             Layout::parse("42.8.13@1704067200000"), Layout::parse("41.6.16@0"),
                             Layout::parse("52.11.0@0"), Layout::parse("20.21.22@1000")};
   for (const Layout& l : layouts) {

@@ -61,7 +61,7 @@ TEST_CASE("parse_iso8601(format_iso8601(ms)) == ms from year 0000 to 9999", "[ti
     round_trip(day * kMsPerDay + ((day * 7919 * 1009) % kMsPerDay + kMsPerDay) % kMsPerDay);
   // Every day around the Unix epoch, the presets' epochs and both ends.
   for (int64_t center : {kFirstMs, int64_t{0}, int64_t{951782400000}, Layout().epoch_ms(),
-                         Layout::twitter().epoch_ms(), Layout::discord().epoch_ms(),
+                         Layout::kTwitter.epoch_ms(), Layout::kDiscord.epoch_ms(),
                          Layout().max_timestamp_ms(), kLastMs - 999})
     for (int64_t d = -400; d <= 400; ++d) {
       const int64_t ms = center + d * kMsPerDay + d;

@@ -151,7 +151,7 @@ NativeGenerator::NativeGenerator(int64_t e, int t, int d, int m, int s, int64_t 
 NativeGenerator::~NativeGenerator() { g_live_generators.fetch_sub(1); }
 
 jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
-  const size_t count = snowfleet::Generator::batch_size(n);  // before a Java array exists
+  const size_t count = gen_.batch_size(n);  // before a Java array exists
   // Everything is allocated before the core reserves an id: a batch that cannot be
   // returned (OutOfMemoryError for the Java array, bad_alloc for the buffer) spends nothing.
   const jsize size = static_cast<jsize>(count);

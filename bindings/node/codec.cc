@@ -51,13 +51,13 @@ class LayoutWrap : public Napi::ObjectWrap<LayoutWrap> {
 
  private:
   static Napi::Value Default(const Napi::CallbackInfo& info) {
-    return NewLayout(info.Env(), snowfleet::Layout::standard());
+    return NewLayout(info.Env(), snowfleet::Layout::kDefault);
   }
   static Napi::Value Twitter(const Napi::CallbackInfo& info) {
-    return NewLayout(info.Env(), snowfleet::Layout::twitter());
+    return NewLayout(info.Env(), snowfleet::Layout::kTwitter);
   }
   static Napi::Value Discord(const Napi::CallbackInfo& info) {
-    return NewLayout(info.Env(), snowfleet::Layout::discord());
+    return NewLayout(info.Env(), snowfleet::Layout::kDiscord);
   }
   static Napi::Value Parse(const Napi::CallbackInfo& info) {
     const std::string text = ToString(info[0], "layout text");

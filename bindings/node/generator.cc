@@ -9,10 +9,10 @@ namespace {
 using snowfleet::ErrorKind;
 
 /// A batch size for next_ids, checked by the core before the buffer is allocated.
-size_t ToBatch(Napi::Value v) {
+size_t ToBatch(const snowfleet::Generator& gen, Napi::Value v) {
   if (!v.IsNumber()) ThrowType(v.Env(), "n must be a number, got " + Describe(v));
   const int64_t n = ToInt64(v, "n");
-  return Guard(v.Env(), [&] { return snowfleet::Generator::batch_size(n); });
+  return Guard(v.Env(), [&] { return gen.batch_size(n); });
 }
 
 Napi::Value U64(Napi::Env env, uint64_t x) {
@@ -140,7 +140,7 @@ napi_value NextIds(napi_env env, napi_callback_info cbi) {
   snowfleet::Generator* gen = Self(env, cbi, &argc, &arg);
   try {
     Napi::Env e(env);
-    const size_t n = ToBatch(argc == 0 ? e.Undefined() : Napi::Value(env, arg));
+    const size_t n = ToBatch(*gen, argc == 0 ? e.Undefined() : Napi::Value(env, arg));
     Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(e, n * sizeof(int64_t));
     gen->next_ids(static_cast<int64_t*>(buf.Data()), n);  // written in place: zero copy
     return Napi::TypedArrayOf<int64_t>::New(e, n, buf, 0, napi_bigint64_array);
@@ -225,7 +225,7 @@ class GeneratorWrap : public Napi::ObjectWrap<GeneratorWrap> {
 
  private:
   Napi::Value NextIdsAsync(const Napi::CallbackInfo& info) {
-    const size_t n = ToBatch(info[0]);
+    const size_t n = ToBatch(*gen_, info[0]);
     auto* worker = new NextIdsWorker(info.Env(), gen_, n);  // deletes itself when done
     Napi::Promise promise = worker->Promise();
     worker->Queue();

@@ -92,7 +92,7 @@ PyObject* g_array_template = nullptr;
 // next_ids(n) -> array('q') of n ids, filled in place without a copy. The core checks n
 // before the array is allocated.
 py::object next_ids(sf::Generator& gen, int64_t n) {
-  sf::Generator::batch_size(n);
+  gen.batch_size(n);
   py::object count = py::int_(n);
   py::object out =
       py::reinterpret_steal<py::object>(PyNumber_Multiply(g_array_template, count.ptr()));
@@ -215,9 +215,9 @@ PYBIND11_MODULE(_snowfleet, m) {
         "Installs {code: exception class}; called once by snowfleet._errors.");
 
   py::class_<sf::Layout>(m, "Layout", "A validated bit layout (core snowfleet::Layout).")
-      .def_static("standard", &sf::Layout::standard)
-      .def_static("twitter", &sf::Layout::twitter)
-      .def_static("discord", &sf::Layout::discord)
+      .def_static("standard", [] { return sf::Layout::kDefault; })
+      .def_static("twitter", [] { return sf::Layout::kTwitter; })
+      .def_static("discord", [] { return sf::Layout::kDiscord; })
       .def_static("parse", &sf::Layout::parse, py::arg("text"))
       .def_static("create", &sf::Layout::create, py::arg("epoch_ms"), py::arg("timestamp_bits"),
                   py::arg("node_bits"), py::arg("sequence_bits"))

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "strict_int.hpp"
 
@@ -61,12 +62,14 @@ Decoded decode(const Layout& layout, int64_t id) {
   return d;
 }
 
+Decoded decode(const Layout& layout, std::string_view id_text) {
+  return decode(layout, parse_id(id_text));
+}
+
 int64_t parse_id(std::string_view text) {
   int64_t v;
   if (!detail::parse_uint(text, &v)) {
-    std::string shown(text.substr(0, 40));
-    if (text.size() > 40) shown += "...";
-    bad("id must be a decimal integer in [0, 9223372036854775807], got '" + shown + "'");
+    bad("id must be a decimal integer in [0, 9223372036854775807], got " + detail::quote(text));
   }
   return v;
 }

@@ -12,6 +12,7 @@
 #include "mark_keeper.hpp"
 #include "node_lease.hpp"
 #include "node_source.hpp"
+#include "quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -60,7 +61,7 @@ const char* mode_name(Mode mode) noexcept {
 Mode parse_mode(std::string_view text) {
   if (text == "strict") return Mode::kStrict;
   if (text == "monotonic") return Mode::kMonotonic;
-  bad("mode must be 'strict' or 'monotonic', got '" + std::string(text.substr(0, 40)) + "'");
+  bad("mode must be 'strict' or 'monotonic', got " + detail::quote(text));
 }
 
 Generator::Generator(GeneratorOptions o)
@@ -295,10 +296,25 @@ void Generator::throw_lease_lost() {
   throw Error(ErrorKind::kLeaseLost, msg);
 }
 
-size_t Generator::batch_size(int64_t n) {
+size_t Generator::batch_size(int64_t n) const {
+  if (detail::fork_generation() != usable_token_.load(std::memory_order_relaxed))
+    throw_unusable();
   if (n < 0 || static_cast<uint64_t>(n) > kMaxBatch)
-    bad("batch size must be in [0, " + std::to_string(kMaxBatch) + "], got " + std::to_string(n));
+    bad("batch size n must be in [0, " + std::to_string(kMaxBatch) + "], got " +
+        std::to_string(n));
   return static_cast<size_t>(n);
+}
+
+const std::vector<FieldInfo>& stats_fields() {
+#define SNOWFLEET_X_INFO(type, name, camel, init, doc) {#name, camel, doc},
+  static const std::vector<FieldInfo> fields{SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_INFO)};
+  return fields;
+}
+
+const std::vector<FieldInfo>& status_fields() {
+  static const std::vector<FieldInfo> fields{SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_INFO)};
+  return fields;
+#undef SNOWFLEET_X_INFO
 }
 
 Stats Generator::stats() const noexcept {

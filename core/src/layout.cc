@@ -3,6 +3,7 @@
 #include <string>
 
 #include "internal.hpp"
+#include "quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -57,27 +58,11 @@ Layout Layout::create_split(int64_t epoch_ms, int timestamp_bits, int datacenter
   return l;
 }
 
-Layout Layout::standard() noexcept { return Layout(); }
-
-Layout Layout::twitter() noexcept {
-  Layout l;
-  l.epoch_ms_ = 1288834974657;
-  l.datacenter_bits_ = 5;
-  l.machine_bits_ = 5;
-  return l;
-}
-
-Layout Layout::discord() noexcept {
-  Layout l = twitter();
-  l.epoch_ms_ = 1420070400000;
-  return l;
-}
-
 Layout Layout::parse(std::string_view text) {
-  if (text == "default") return standard();
-  if (text == "twitter") return twitter();
-  if (text == "discord") return discord();
-  const std::string quoted = "'" + std::string(text.substr(0, 80)) + "'";
+  if (text == "default") return kDefault;
+  if (text == "twitter") return kTwitter;
+  if (text == "discord") return kDiscord;
+  const std::string quoted = detail::quote(text);
   const auto at = text.find('@');
   if (at == std::string_view::npos)
     bad("layout " + quoted +
@@ -117,9 +102,9 @@ std::string Layout::to_string() const {
 }
 
 const char* Layout::preset_name() const noexcept {
-  if (*this == standard()) return "default";
-  if (*this == twitter()) return "twitter";
-  if (*this == discord()) return "discord";
+  if (*this == kDefault) return "default";
+  if (*this == kTwitter) return "twitter";
+  if (*this == kDiscord) return "discord";
   return "";
 }
 

@@ -462,8 +462,9 @@ int64_t Generator::next_id() {
 }
 
 void Generator::next_ids(int64_t* out, size_t n) {
-  // A size_t above INT64_MAX is a negative count converted on the way in: report it so.
-  if (n > kMaxBatch) batch_size(static_cast<int64_t>(n));
+  // Closed or forked first, whatever n is; a size_t above INT64_MAX is a negative count
+  // converted on the way in: report it so.
+  batch_size(static_cast<int64_t>(n));
   size_t done = 0;
   while (done < n) {
     const Run r = reserve(static_cast<int64_t>(n - done));
@@ -480,7 +481,7 @@ void Generator::next_ids(int64_t* out, size_t n) {
 }
 
 std::vector<int64_t> Generator::next_ids(size_t n) {
-  if (n > kMaxBatch) batch_size(static_cast<int64_t>(n));
+  batch_size(static_cast<int64_t>(n));
   std::vector<int64_t> v(n);
   next_ids(v.data(), n);
   return v;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "internal.hpp"
+#include "quote.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -50,7 +51,7 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     bad("node source '" + spec.substr(0, std::min<size_t>(nul, 200)) +
         "...' has a NUL byte at byte " + std::to_string(nul) +
         "; a node source is text without NUL bytes");
-  const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
+  const std::string quoted = "node source " + detail::quote(spec);
   if (spec.rfind("static:", 0) == 0) {
     int64_t id;
     if (!parse_uint(spec.substr(7), &id)) bad(quoted + ": expected static:<non-negative integer>");

@@ -7,36 +7,13 @@
 #include <string>
 
 #include "snowfleet/snowfleet.hpp"
+#include "quote.hpp"
 #include "strict_int.hpp"
 
 namespace snowfleet {
 namespace {
 
-// Quoted text is cut to this many bytes, backing off to a UTF-8 character boundary so the
-// message stays valid UTF-8 in every host language.
-constexpr size_t kQuoteBytes = 60;
-
-// 'text' for a message: cut as above, and control bytes written as \xNN, because what()
-// is a C string (a NUL would end the message) and a newline or escape would garble a log.
-std::string quoted(std::string_view text) {
-  size_t n = text.size();
-  if (n > kQuoteBytes) {
-    n = kQuoteBytes;
-    for (int back = 0; back < 3 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80; ++back)
-      --n;
-  }
-  std::string out = "'";
-  for (const char c : text.substr(0, n)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u != 0x7F) {
-      out += c;
-      continue;
-    }
-    static constexpr char kHex[] = "0123456789abcdef";
-    out += {'\\', 'x', kHex[u >> 4], kHex[u & 0xF]};
-  }
-  return out + (n < text.size() ? "...'" : "'");
-}
+using detail::quote;
 
 std::string two(int64_t v) {
   std::string s = std::to_string(v);
@@ -74,7 +51,7 @@ class Reader {
     throw Error(ErrorKind::kInvalidArgument,
                 "time must be RFC 3339 (YYYY-MM-DDTHH:MM:SS[.mmm] then Z, +HH:MM or -HH:MM), "
                 "got " +
-                    quoted(text_) + ": " + rule);
+                    quote(text_) + ": " + rule);
   }
 
   bool at_end() const { return pos_ >= text_.size(); }

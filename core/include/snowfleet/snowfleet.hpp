@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -129,16 +130,18 @@ class Error : public std::runtime_error {
 class Layout {
  public:
   /// The default layout: 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z).
-  Layout() noexcept = default;
+  constexpr Layout() noexcept = default;
 
   /// Unsplit node field. Throws kInvalidArgument naming the bad field.
   static Layout create(int64_t epoch_ms, int timestamp_bits, int node_bits, int sequence_bits);
   /// Node field split into datacenter_bits (>= 1) + machine_bits.
   static Layout create_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                              int machine_bits, int sequence_bits);
-  static Layout standard() noexcept;  ///< "default": 41.10.12@1704067200000
-  static Layout twitter() noexcept;   ///< 41.5.5.12@1288834974657
-  static Layout discord() noexcept;   ///< 41.5.5.12@1420070400000
+  /// The presets, under the names every language uses (Layout.DEFAULT, .TWITTER, .DISCORD)
+  /// and their text names "default", "twitter", "discord".
+  static const Layout kDefault;  ///< 41.10.12@1704067200000
+  static const Layout kTwitter;  ///< 41.5.5.12@1288834974657
+  static const Layout kDiscord;  ///< 41.5.5.12@1420070400000
   /// Parses the text form or a preset name. Throws kInvalidArgument quoting the text.
   static Layout parse(std::string_view text);
 
@@ -181,12 +184,24 @@ class Layout {
   static constexpr int64_t kMaxEpochMs = 253402300799999;  ///< 9999-12-31T23:59:59.999Z
 
  private:
+  constexpr Layout(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
+                   int sequence_bits) noexcept
+      : epoch_ms_(epoch_ms),
+        timestamp_bits_(timestamp_bits),
+        datacenter_bits_(datacenter_bits),
+        machine_bits_(machine_bits),
+        sequence_bits_(sequence_bits) {}
+
   int64_t epoch_ms_ = 1704067200000;
   int timestamp_bits_ = 41;
   int datacenter_bits_ = 0;
   int machine_bits_ = 10;
   int sequence_bits_ = 12;
 };
+
+inline constexpr Layout Layout::kDefault{1704067200000, 41, 0, 10, 12};
+inline constexpr Layout Layout::kTwitter{1288834974657, 41, 5, 5, 12};
+inline constexpr Layout Layout::kDiscord{1420070400000, 41, 5, 5, 12};
 
 // ---------------------------------------------------------------------------------------
 // Codec
@@ -211,6 +226,9 @@ int64_t compose_split(const Layout& layout, int64_t timestamp_ms, int64_t datace
                       int64_t machine_id, int64_t sequence);
 /// Unpacks an id. A negative id throws kInvalidArgument.
 Decoded decode(const Layout& layout, int64_t id);
+/// Unpacks an id given as decimal text (parse_id's rules): how every language decodes an
+/// id that arrives as a string (JSON, a URL, a log line).
+Decoded decode(const Layout& layout, std::string_view id_text);
 
 /// Parses a decimal id ("141264821508263936"): digits only, 0 <= id <= 2^63 - 1, else
 /// kInvalidArgument quoting the text.
@@ -409,45 +427,104 @@ struct GeneratorOptions {
   WaitHooks wait_hooks;
 };
 
-/// Counters, monotonically increasing over the generator's life.
-struct Stats {
-  uint64_t ids_issued = 0;
-  /// Wall readings that were behind the highest reading this generator had seen.
-  uint64_t rewinds_seen = 0;
-  /// Calls that had to wait (rewind inside the budget, spent millisecond, drift limit).
-  uint64_t waits = 0;
-  uint64_t waited_ns_total = 0;
-  uint64_t waited_ns_max = 0;
-  /// Calls refused because the clock was unusable (ClockMovedBackwards, TimestampOutOfRange).
-  uint64_t refusals = 0;
-  /// Monotonic mode: milliseconds the logical clock moved past both its last millisecond
-  /// and the wall clock because a millisecond's sequence ran out.
-  uint64_t ms_borrowed = 0;
-  /// Leased node ids: high-water marks persisted (about one a second while minting, plus
-  /// one at close()). 0 without a lease.
-  uint64_t mark_writes = 0;
-  /// Calls refused with kLeaseLost.
-  uint64_t lease_refusals = 0;
+/// A generator's options as a user writes them in any language: every field optional.
+/// Bindings fill it from the host's arguments (converting types only) and the core applies
+/// the one rulebook in resolve_options(), so every language accepts and refuses the same
+/// combinations with the same words. The canonical names below are the ones messages use.
+struct GeneratorArgs {
+  std::optional<Layout> layout;            ///< default: the "default" layout
+  std::optional<int64_t> node_id;          ///< the whole node field
+  std::optional<int64_t> datacenter_id;    ///< with machine_id: the node as two halves
+  std::optional<int64_t> machine_id;       ///< with datacenter_id
+  std::optional<std::string> node_source;  ///< see GeneratorOptions::node_source
+  std::optional<std::string> mode;         ///< "strict" (default) or "monotonic"
+  std::optional<double> max_wait_ms;       ///< default 5
+  std::optional<int64_t> max_drift_ms;     ///< default 1000
+  std::shared_ptr<Clock> clock;            ///< null: the system clock
+  WaitHooks wait_hooks;
 };
 
-/// Whether the generator can issue ids right now; a service maps !healthy to 503.
-struct Status {
-  bool healthy = false;
-  std::string reason;      ///< empty when healthy
-  int64_t wall_ms = 0;     ///< the wall reading taken for this status
-  int64_t last_ms = -1;    ///< Unix ms of the last issued id (-1 before the first)
-  int64_t drift_ms = 0;    ///< max(0, last_ms - wall_ms): how far the generator runs ahead
-  int64_t node_id = 0;
-  Mode mode = Mode::kStrict;
-  /// kNone unless the node id is leased ("local", "etcd").
-  LeaseState lease_state = LeaseState::kNone;
-  /// The slot's persisted high-water mark in Unix ms: no id at or below it is issued by a
-  /// later holder of the slot. -1 without a lease (or before anything was persisted).
-  int64_t mark_ms = -1;
-  /// etcd: ms until the local deadline (negative once past it). -1 when the lease cannot
-  /// expire while the process lives ("local") or there is no lease.
-  int64_t lease_expires_in_ms = -1;
+/// Applies the rules every language shares, in this order, each failure a kInvalidArgument
+/// naming the argument and the value:
+///  1. node_source, when given, is not empty;
+///  2. datacenter_id and machine_id come together;
+///  3. exactly one of node_id, datacenter_id + machine_id, node_source is given;
+///  4. datacenter_id / machine_id lie in the layout's fields (an unsplit layout has a
+///     datacenter field of 0 bits: datacenter_id 0, machine_id the whole node field), and
+///     become node_id = datacenter_id << machine_bits | machine_id;
+///  5. mode is "strict" or "monotonic".
+/// The remaining ranges (node_id, max_wait_ms, max_drift_ms) are checked by the Generator
+/// constructor, which every path goes through.
+GeneratorOptions resolve_options(GeneratorArgs args);
+
+// The fields of Stats and Status, each written once. Columns: C++ type, name (the
+// canonical snake_case name: C++, Python, the CLI's JSON), camelCase name (Node, Java),
+// default, meaning. Every binding builds its record from these lists by expanding them, and
+// each language's tests check its record's names and order against
+// conformance/vectors/arguments.json, so no binding keeps a positional copy that can drift.
+// Mode and LeaseState cross to the hosts as their names (mode_name, lease_state_name).
+
+/// Stats: counters, monotonically increasing over the generator's life.
+#define SNOWFLEET_STATS_FIELDS(X)                                                              \
+  X(uint64_t, ids_issued, "idsIssued", 0, "Ids returned to callers.")                          \
+  X(uint64_t, rewinds_seen, "rewindsSeen", 0,                                                  \
+    "Wall readings that were behind the highest reading this generator had seen.")            \
+  X(uint64_t, waits, "waits", 0,                                                               \
+    "Calls that had to wait (rewind inside the budget, spent millisecond, drift limit).")     \
+  X(uint64_t, waited_ns_total, "waitedNsTotal", 0, "Total time those calls waited, in ns.")     \
+  X(uint64_t, waited_ns_max, "waitedNsMax", 0, "Longest single wait, in ns.")                  \
+  X(uint64_t, refusals, "refusals", 0,                                                         \
+    "Calls refused because the clock was unusable (ClockMovedBackwards, "                      \
+    "TimestampOutOfRange).")                                                                   \
+  X(uint64_t, ms_borrowed, "msBorrowed", 0,                                                    \
+    "Monotonic mode: milliseconds the logical clock moved past both its last millisecond and " \
+    "the wall clock because a millisecond's sequence ran out.")                                \
+  X(uint64_t, mark_writes, "markWrites", 0,                                                    \
+    "Leased node ids: high-water marks persisted (about two a second while minting, plus one " \
+    "at close()). 0 without a lease.")                                                         \
+  X(uint64_t, lease_refusals, "leaseRefusals", 0, "Calls refused with LeaseLost.")
+
+/// Status: whether the generator can issue ids right now; a service maps !healthy to 503.
+#define SNOWFLEET_STATUS_FIELDS(X)                                                             \
+  X(bool, healthy, "healthy", false, "True when a call now would be served.")                  \
+  X(std::string, reason, "reason", "", "Why not, in words; empty when healthy.")               \
+  X(int64_t, wall_ms, "wallMs", 0, "The wall reading taken for this status, Unix ms.")         \
+  X(int64_t, last_ms, "lastMs", -1, "Unix ms of the last issued id (-1 before the first).")    \
+  X(int64_t, drift_ms, "driftMs", 0,                                                           \
+    "max(0, last_ms - wall_ms): how far the generator runs ahead of the wall clock.")          \
+  X(int64_t, node_id, "nodeId", 0, "The node id in every id.")                                 \
+  X(Mode, mode, "mode", Mode::kStrict, "'strict' or 'monotonic'.")                             \
+  X(LeaseState, lease_state, "leaseState", LeaseState::kNone,                                  \
+    "'none' unless the node id is leased ('local', 'etcd'); then 'held', 'unconfirmed' "       \
+    "(etcd, past the local deadline), 'lost' or 'released' (after close()).")                  \
+  X(int64_t, mark_ms, "markMs", -1,                                                            \
+    "The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id " \
+    "at or below it. -1 without a lease.")                                                     \
+  X(int64_t, lease_expires_in_ms, "leaseExpiresInMs", -1,                                      \
+    "etcd: ms until the local lease deadline (negative once past it). -1 when the lease "      \
+    "cannot expire while the process lives ('local') or there is no lease.")
+
+#define SNOWFLEET_X_FIELD(type, name, camel, init, doc) type name = init;
+/// Counters, monotonically increasing over the generator's life (SNOWFLEET_STATS_FIELDS).
+struct Stats {
+  SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_FIELD)
 };
+/// Whether the generator can issue ids right now (SNOWFLEET_STATUS_FIELDS).
+struct Status {
+  SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_FIELD)
+};
+#undef SNOWFLEET_X_FIELD
+
+/// One field of Stats or Status, for tests and tools that list them.
+struct FieldInfo {
+  const char* name;   ///< canonical snake_case name
+  const char* camel;  ///< camelCase name (Node, Java)
+  const char* doc;
+};
+/// The fields of Stats, in declaration order.
+const std::vector<FieldInfo>& stats_fields();
+/// The fields of Status, in declaration order.
+const std::vector<FieldInfo>& status_fields();
 
 /// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a
 /// packed (millisecond, sequence) word: no mutex, no system call.
@@ -484,10 +561,11 @@ class Generator {
   void next_ids(int64_t* out, size_t n);
   std::vector<int64_t> next_ids(size_t n);
   static constexpr size_t kMaxBatch = size_t{1} << 24;
-  /// A batch size from a host language as a size_t: n in [0, kMaxBatch], else
-  /// kInvalidArgument naming n. Bindings call it before allocating a batch's buffer, so
-  /// every language rejects the same sizes with the same words.
-  static size_t batch_size(int64_t n);
+  /// A batch size from a host language, checked in the order every call checks: a closed
+  /// generator throws kGeneratorClosed (or kForkDetected in a forked child) whatever n is,
+  /// then n outside [0, kMaxBatch] throws kInvalidArgument naming n. Bindings call it
+  /// before allocating a batch's buffer, so every language answers the same way.
+  size_t batch_size(int64_t n) const;
 
   /// Counters (exact once no call is in flight).
   Stats stats() const noexcept;
