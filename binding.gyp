@@ -28,6 +28,7 @@
         "core/src/node_source.cc",
         "core/src/node_source_etcd.cc",
         "core/src/node_source_local.cc",
+        "core/src/scripted_clock.cc",
         "core/src/time_text.cc",
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
