@@ -18,6 +18,10 @@
       "sources": [
         "core/src/clock.cc",
         "core/src/codec.cc",
+        "core/src/etcd_base64.cc",
+        "core/src/etcd_http.cc",
+        "core/src/etcd_reply.cc",
+        "core/src/etcd_spec.cc",
         "core/src/errors.cc",
         "core/src/generator.cc",
         "core/src/id_space.cc",
