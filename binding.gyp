@@ -29,6 +29,8 @@
         "core/src/local_registry.cc",
         "core/src/mark_keeper.cc",
         "core/src/mint.cc",
+        "core/src/mint_slow.cc",
+        "core/src/mint_wait.cc",
         "core/src/node_source.cc",
         "core/src/node_source_etcd.cc",
         "core/src/node_source_local.cc",
