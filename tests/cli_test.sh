@@ -17,6 +17,13 @@ grep -q "node=496  sequence=37" <<<"$out" || fail "decode 496: $out"
 out=$("$cli" decode --layout twitter --json 1724551110457221119)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["id"]=="1724551110457221119" and d["datacenter_id"]==7 and d["machine_id"]==13 and d["sequence"]==4095 and d["timestamp_ms"]==1700000000000 and d["time"]=="2023-11-14T22:13:20.000Z", d' "$out"
 
+# Every layout gives the same fields, as decode() does in every language: an unsplit layout's
+# datacenter_id is 0 and its machine_id is the node id.
+out=$("$cli" decode --json 141264821508263936)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert list(d)==["id","timestamp_ms","time","node_id","datacenter_id","machine_id","sequence","layout"] and d["node_id"]==37 and d["datacenter_id"]==0 and d["machine_id"]==37, d' "$out" || fail "decode --json unsplit: $out"
+out=$("$cli" decode --layout twitter --json 1724551110457221119)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert list(d)==["id","timestamp_ms","time","node_id","datacenter_id","machine_id","sequence","layout"], d' "$out" || fail "decode --json split: $out"
+
 [ "$("$cli" compose --timestamp-ms 1700000000000 --datacenter 7 --machine 13 --sequence 4095 --layout twitter)" = 1724551110457221119 ] || fail compose-split
 [ "$("$cli" compose --time 2025-01-24T19:35:58.021Z --node 37)" = 141264821508263936 ] || fail compose-time
 [ "$("$cli" compose --timestamp-ms 1737747358021 --node 496 --sequence 37)" = 141264821510144037 ] || fail compose

@@ -422,6 +422,38 @@ TEST_CASE("etcd: a forked child neither revokes nor renews for the parent", "[.e
   CHECK(g->status().mark_ms == T + 2000 + 1000);  // the child wrote nothing
 }
 
+TEST_CASE("etcd: a slot taken over from an expired lease is held right after construction",
+          "[.etcd][fleet]") {
+  const std::string src = etcd_source("takeover", "ttl=2&node=6");
+  GeneratorOptions o;
+  o.node_source = src;
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // The previous holder dies without closing: its lease is not revoked, it expires.
+    Generator* g = new Generator(o);
+    g->next_id();
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  std::unique_ptr<Generator> g;
+  for (int i = 0; i < 100 && !g; ++i) {  // until etcd expires the old lease (TTL 2 s)
+    try {
+      g = std::make_unique<Generator>(o);
+    } catch (const Error& e) {
+      REQUIRE(e.kind() == ErrorKind::kNodeIdUnavailable);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  REQUIRE(g != nullptr);
+  const Status st = g->status();
+  CHECK(st.lease_state == LeaseState::kHeld);
+  CHECK(st.lease_expires_in_ms > 0);
+}
+
 TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved", "[.etcd][fleet]") {
   const std::string src = etcd_source("steal", "ttl=2&node=4");
   Opts a(src, T);

@@ -109,9 +109,10 @@ std::string json_decoded(int64_t id, const Layout& l) {
                   std::to_string(d.timestamp_ms) + ",\"time\":\"" +
                   snowfleet::format_iso8601(d.timestamp_ms) + "\",\"node_id\":" +
                   std::to_string(d.node_id);
-  if (l.split())
-    s += ",\"datacenter_id\":" + std::to_string(d.datacenter_id) +
-         ",\"machine_id\":" + std::to_string(d.machine_id);
+  // Every layout gives the same fields, as decode() in every language: an unsplit layout
+  // reports datacenter 0 and its node id as the machine.
+  s += ",\"datacenter_id\":" + std::to_string(d.datacenter_id) +
+       ",\"machine_id\":" + std::to_string(d.machine_id);
   s += ",\"sequence\":" + std::to_string(d.sequence) + ",\"layout\":\"" + l.to_string() + "\"}";
   return s;
 }

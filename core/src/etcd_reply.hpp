@@ -1,6 +1,7 @@
-// Reading the replies of etcd's v3 JSON gateway (node_source_etcd.cc). Pure functions, no
-// I/O, so tests and tests/fuzz/etcd_reply.cc can feed them any reply. Only built with etcd
-// support (SNOWFLEET_HAVE_ETCD: libcurl and nlohmann-json). Internal (not installed).
+// Reading the replies of etcd's v3 JSON gateway (the lease protocol in node_source_etcd.cc).
+// Pure functions, no I/O, so tests and tests/fuzz/etcd_reply.cc can feed them any reply.
+// Only built with etcd support (SNOWFLEET_HAVE_ETCD: libcurl and nlohmann-json). Internal
+// (not installed).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "etcd_base64.hpp"
+
 namespace snowfleet {
 namespace detail {
 namespace etcd {
@@ -18,10 +21,6 @@ namespace etcd {
 struct Refused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-/// Decodes base64 (keys and values in this API); bytes outside the alphabet ('=' padding)
-/// are skipped.
-std::string unb64(const std::string& in);
 
 /// An int64 field of `obj`. They arrive as JSON strings ("7587861231") and are absent when 0.
 /// Anything else (a float, "12abc", "0x10", an out-of-range number) throws Refused.

@@ -1,5 +1,6 @@
 // The generator's life cycle and reports: options, the id space it mints in, the lease and
-// its mark keeper, close(), stats() and status(). The minting algorithm is in mint.cc.
+// its mark keeper, close(), stats() and status(). Minting is in mint.cc (the fast
+// path), mint_slow.cc and mint_wait.cc.
 #include <pthread.h>
 
 #include <algorithm>

@@ -1,7 +1,9 @@
-// What the generator's sources (generator.cc: life cycle and reports; mint.cc: the
-// minting algorithm) share. Internal.
+// What the generator's sources share (generator.cc: life cycle and reports; mint.cc: the
+// fast path; mint_slow.cc: the complete algorithm; mint_wait.cc: its sleeps and keeper
+// waits). Internal.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -56,4 +58,24 @@ class HooksReleased {
 };
 
 }  // namespace detail
+
+// Counts a reserved run (and, in monotonic mode, the milliseconds it borrowed ahead).
+inline void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
+  ids_issued_.fetch_add(static_cast<uint64_t>(run.count), std::memory_order_relaxed);
+  if (mode_ == Mode::kMonotonic) {
+    // Borrowing happens only at a sequence overflow, so this add is rare.
+    const int bits = layout_.sequence_bits();
+    const int64_t borrowed =
+        ((run.first + (run.count - 1)) >> bits) - std::max(before >> bits, now);
+    if (borrowed > 0)
+      ms_borrowed_.fetch_add(static_cast<uint64_t>(borrowed), std::memory_order_relaxed);
+  }
+}
+
+inline void Generator::check_usable() const {
+  // One load and compare per call: the fork generation moves in a forked child, the
+  // token moves to kClosedToken on close().
+  if (detail::fork_generation() != usable_token_.load(std::memory_order_relaxed)) throw_unusable();
+}
+
 }  // namespace snowfleet

@@ -15,105 +15,34 @@
 //   release:   stop the keepalive, POST /v3/lease/revoke (deletes the slot key; the mark
 //              key has no lease and stays).
 // Keys and values are base64 in this API, int64 fields are JSON strings, and fields with
-// default values are omitted from responses. The spec parser and the reply readers
-// (etcd_reply.hpp) are pure functions, fuzzed by tests/fuzz/node_source.cc and
-// tests/fuzz/etcd_reply.cc.
+// default values are omitted from responses. The pieces live beside this file: the spec
+// parser (etcd_spec.cc), base64 (etcd_base64.hpp), the reply readers (etcd_reply.hpp) and
+// the HTTP transport (etcd_http.hpp); this file is the lease protocol.
 #include "node_source.hpp"
 
 #include <string>
 
-#include "strict_int.hpp"
-
 #if SNOWFLEET_HAVE_ETCD
-#include <curl/curl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <cstring>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
-#include <string>
 #include <thread>
 #include <vector>
 
+#include "etcd_base64.hpp"
+#include "etcd_http.hpp"
 #include "etcd_reply.hpp"
 #include "internal.hpp"
 #endif
 
 namespace snowfleet {
 namespace detail {
-namespace {
-
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
-
-}  // namespace
-
-// ---- configuration: pure text handling, built with or without etcd support -------------
-EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
-  EtcdConfig c;
-  c.text = spec.substr(0, spec.find('?'));
-  const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
-  std::string rest = spec.substr(7);  // after etcd://
-  std::string query;
-  if (const auto q = rest.find('?'); q != std::string::npos) {
-    query = rest.substr(q + 1);
-    rest = rest.substr(0, q);
-  }
-  const auto slash = rest.find('/');
-  const std::string hosts = rest.substr(0, slash);
-  c.prefix = slash == std::string::npos ? "" : rest.substr(slash + 1);
-  while (!c.prefix.empty() && c.prefix.back() == '/') c.prefix.pop_back();
-  if (c.prefix.empty()) c.prefix = "snowfleet";
-  size_t pos = 0;
-  while (pos <= hosts.size()) {
-    const auto comma = hosts.find(',', pos);
-    const std::string h =
-        hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    int64_t port;
-    const auto colon = h.rfind(':');
-    if (h.empty() || colon == std::string::npos || colon == 0 ||
-        !parse_uint(h.substr(colon + 1), &port) || port < 1 || port > 65535)
-      bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint '" +
-          h.substr(0, 80) + "'");
-    c.endpoints.push_back(h);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  pos = 0;
-  while (!query.empty() && pos <= query.size()) {
-    const auto amp = query.find('&', pos);
-    const std::string kv =
-        query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
-    const auto eq = kv.find('=');
-    const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    if (k == "ttl") {
-      if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got '" +
-            v.substr(0, 40) + "'");
-    } else if (k == "node") {
-      if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
-        bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-            "] for layout " + layout.to_string() + ", got '" + v.substr(0, 40) + "'");
-    } else if (k == "cacert" || k == "cert" || k == "key") {
-      if (v.empty()) bad(quoted + ": " + k + " needs a file path");
-      (k == "cacert" ? c.cacert : k == "cert" ? c.cert : c.key) = v;
-      c.tls = true;
-    } else if (k == "tls") {
-      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got '" + v.substr(0, 40) + "'");
-      c.tls = v == "1" || c.tls;
-    } else if (!kv.empty()) {
-      bad(quoted + ": unknown option '" + k.substr(0, 40) +
-          "' (known: ttl, node, tls, cacert, cert, key)");
-    }
-    if (amp == std::string::npos) break;
-    pos = amp + 1;
-  }
-  return c;
-}
 
 #if !SNOWFLEET_HAVE_ETCD
 
@@ -129,257 +58,19 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
 
 namespace {
 
+using etcd::b64;
+using etcd::Http;
+using etcd::i64;
+using etcd::Refused;
 using nlohmann::json;
 
 constexpr int64_t kMaxProbes = 65536;
-
-// ---- base64 (keys and values in the JSON gateway) -------------------------------------
-const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-std::string b64(const std::string& in) {
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v =
-        (uint32_t(uint8_t(in[i])) << 16) | (uint32_t(uint8_t(in[i + 1])) << 8) | uint8_t(in[i + 2]);
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += kB64[(v >> 6) & 63];
-    out += kB64[v & 63];
-  }
-  if (i < in.size()) {
-    uint32_t v = uint32_t(uint8_t(in[i])) << 16;
-    if (i + 1 < in.size()) v |= uint32_t(uint8_t(in[i + 1])) << 8;
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += i + 1 < in.size() ? kB64[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-}  // namespace
-
-// ---- reading replies (etcd_reply.hpp) ---------------------------------------------------
-namespace etcd {
-
-std::string unb64(const std::string& in) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (p == nullptr) continue;  // '=' padding
-    acc = (acc << 6) | uint32_t(p - kB64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += char((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-// A malformed value is never a guess: it refuses the reply.
-int64_t i64(const json& obj, const char* field) {
-  if (!obj.is_object() || !obj.contains(field)) return 0;
-  const json& v = obj[field];
-  int64_t out;
-  if (v.is_string() && parse_int64(v.get<std::string>(), &out, true)) return out;
-  if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<int64_t>();
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t{INT64_MAX})
-    return static_cast<int64_t>(v.get<uint64_t>());
-  throw Refused(std::string("malformed etcd reply: field ") + field + " is " +
-                v.dump().substr(0, 40) + ", not an int64");
-}
-
-const json& field(const json& j, const char* key) {
-  static const json null;
-  if (!j.is_object()) return null;
-  const auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-
-const json& item(const json& j, size_t i) {
-  static const json null;
-  return j.is_array() && i < j.size() ? j[i] : null;
-}
-
-std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir) {
-  std::set<int64_t> held;
-  const json& kvs = field(reply, "kvs");  // absent when no slot is held
-  if (kvs.is_null()) return held;
-  if (!kvs.is_array()) throw Refused("malformed etcd reply: kvs is " + kvs.dump().substr(0, 40));
-  for (const json& kv : kvs) {
-    const json& key = field(kv, "key");
-    const std::string k = key.is_string() ? unb64(key.get<std::string>()) : "";
-    if (k.compare(0, slots_dir.size(), slots_dir) != 0)
-      throw Refused("malformed etcd reply: a range over " + slots_dir + " listed " +
-                    kv.dump().substr(0, 80));
-    int64_t n;
-    if (parse_uint(std::string_view(k).substr(slots_dir.size()), &n)) held.insert(n);
-  }
-  return held;
-}
-
-ClaimReply read_claim_reply(const json& reply) {
-  ClaimReply r;
-  const json& succeeded = field(reply, "succeeded");  // absent when false
-  if (!succeeded.is_null() && !succeeded.is_boolean())
-    throw Refused("malformed etcd reply: succeeded is " + succeeded.dump().substr(0, 40));
-  r.succeeded = succeeded.is_boolean() && succeeded.get<bool>();
-  if (!r.succeeded) return r;
-  r.revision = i64(field(reply, "header"), "revision");
-  if (r.revision <= 0)
-    throw Refused("malformed etcd reply: a claim that succeeded without a header revision");
-  // responses[1] answers the range over the mark key; no kvs: the slot has no mark yet. A
-  // reply without that range (another shape, a transcoder's camelCase) says nothing about
-  // the slot's history, which must never be read as "none".
-  const json& range = field(item(field(reply, "responses"), 1), "response_range");
-  if (!range.is_object())
-    throw Refused("malformed etcd reply: the claim's answer has no responses[1].response_range "
-                  "(the slot's mark could not be read)");
-  const json& kvs = field(range, "kvs");
-  if (kvs.is_array() && !kvs.empty()) {
-    const json& value = field(kvs[0], "value");
-    const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
-    if (!parse_int64(v, &r.mark_ms, true) || r.mark_ms < -1) {
-      r.mark_readable = false;
-      r.mark_ms = -1;
-      r.mark_text = v;
-    }
-  }
-  return r;
-}
-
-}  // namespace etcd
-
-namespace {
-
-using etcd::i64;
-using etcd::Refused;
 
 std::string slot_text(int64_t slot) {
   std::string n = std::to_string(slot);
   if (n.size() < 4) n.insert(0, 4 - n.size(), '0');
   return n;
 }
-
-// ---- HTTP: one libcurl easy handle per user thread --------------------------------------
-struct Unreachable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// Replies are small (the largest, a keys-only range over 65,536 slots, is a few MB): a
-// reply past this is refused rather than read into memory without end.
-constexpr size_t kMaxReply = size_t{16} << 20;
-
-size_t collect(char* data, size_t size, size_t n, void* out) {
-  auto* body = static_cast<std::string*>(out);
-  if (body->size() + size * n > kMaxReply) return 0;  // libcurl stops: CURLE_WRITE_ERROR
-  body->append(data, size * n);
-  return size * n;
-}
-
-// Aborts a transfer once *cancel no longer equals the value it had when the request
-// started (EtcdLease::cancel_pending, release): a store that hangs cannot hold close().
-struct Cancel {
-  const std::atomic<uint64_t>* gen;
-  uint64_t at_start;
-};
-int on_progress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  const auto* c = static_cast<const Cancel*>(p);
-  return c->gen->load(std::memory_order_acquire) != c->at_start ? 1 : 0;
-}
-
-class Http {
- public:
-  Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    h_ = curl_easy_init();
-    headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
-    if (!h_ || !headers_) throw Error(ErrorKind::kInternal, "libcurl could not create a handle");
-  }
-  ~Http() {
-    if (leak_) return;  // forked child: the handle's connection may be mid-use in the parent
-    curl_easy_cleanup(h_);
-    curl_slist_free_all(headers_);
-  }
-  void leak() { leak_ = true; }
-
-  // POSTs to the endpoints in turn until one answers. `timeout_ms` bounds the whole call:
-  // each endpoint gets an equal share of what is left (a refused connection takes none),
-  // so a list of endpoints that all hang costs one timeout, not one each.
-  json post(const std::string& path, const json& body, long timeout_ms) {
-    const std::string data = body.dump();
-    std::string last;
-    const int64_t until = monotonic_ns() + int64_t{timeout_ms} * kNsPerMs;
-    Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
-    for (size_t i = 0; i < cfg_.endpoints.size(); ++i) {
-      const size_t k = (current_ + i) % cfg_.endpoints.size();
-      const int64_t left_ms = (until - monotonic_ns()) / kNsPerMs;
-      if (left_ms <= 0) break;
-      const long share = static_cast<long>(
-          std::max<int64_t>(std::min<int64_t>(left_ms, 100),
-                            left_ms / static_cast<int64_t>(cfg_.endpoints.size() - i)));
-      const std::string url =
-          std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
-      std::string out;
-      curl_easy_reset(h_);
-      curl_easy_setopt(h_, CURLOPT_URL, url.c_str());
-      curl_easy_setopt(h_, CURLOPT_POSTFIELDS, data.c_str());
-      curl_easy_setopt(h_, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
-      curl_easy_setopt(h_, CURLOPT_HTTPHEADER, headers_);
-      curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
-      curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
-      curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, share);
-      curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(share, 1000L));
-      curl_easy_setopt(h_, CURLOPT_NOPROGRESS, 0L);
-      curl_easy_setopt(h_, CURLOPT_XFERINFOFUNCTION, on_progress);
-      curl_easy_setopt(h_, CURLOPT_XFERINFODATA, &cancel);
-      curl_easy_setopt(h_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
-      curl_easy_setopt(h_, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
-      if (!cfg_.cacert.empty()) curl_easy_setopt(h_, CURLOPT_CAINFO, cfg_.cacert.c_str());
-      if (!cfg_.cert.empty()) curl_easy_setopt(h_, CURLOPT_SSLCERT, cfg_.cert.c_str());
-      if (!cfg_.key.empty()) curl_easy_setopt(h_, CURLOPT_SSLKEY, cfg_.key.c_str());
-      const CURLcode rc = curl_easy_perform(h_);
-      if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
-      if (rc != CURLE_OK) {
-        last = cfg_.endpoints[k] + ": " +
-               (rc == CURLE_WRITE_ERROR ? "the reply is larger than " +
-                                              std::to_string(kMaxReply >> 20) + " MiB"
-                                        : std::string(curl_easy_strerror(rc)));
-        continue;
-      }
-      current_ = k;  // stick to an endpoint that answers
-      long status = 0;
-      curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
-      json j = json::parse(out, nullptr, false);
-      if (j.is_discarded())
-        throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
-                      " with something that is not JSON");
-      if (status != 200 || (j.is_object() && j.contains("error"))) {
-        std::string msg = j.is_object() && j.contains("message") && j["message"].is_string()
-                              ? j["message"].get<std::string>()
-                              : out.substr(0, 200);
-        if (j.is_object() && j.contains("error") && j["error"].is_object() &&
-            j["error"].contains("message"))
-          msg = j["error"]["message"].dump();
-        throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
-      }
-      return j;
-    }
-    throw Unreachable("etcd unreachable (" + last + ")");
-  }
-
- private:
-  const EtcdConfig& cfg_;
-  const std::atomic<uint64_t>* cancel_;
-  CURL* h_ = nullptr;
-  curl_slist* headers_ = nullptr;
-  size_t current_ = 0;
-  bool leak_ = false;
-};
 
 class EtcdLease final : public NodeLease {
  public:
@@ -652,3 +343,4 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& lay
 
 }  // namespace detail
 }  // namespace snowfleet
+

@@ -1,4 +1,4 @@
-// The etcd JSON gateway's replies as node_source_etcd.cc reads them (etcd_reply.hpp):
+// The etcd JSON gateway's replies as the lease protocol reads them (etcd_reply.hpp):
 // i64 fields, the range reply listing held slots, and the claim transaction's reply (its
 // outcome, header revision and the slot's mark). Any JSON document is a possible reply.
 // Properties: nothing crashes or reads out of bounds (ASan, UBSan); a reply is read or

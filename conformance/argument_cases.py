@@ -1,0 +1,306 @@
+"""The argument rulebook as data: what every public entry point accepts and refuses, in every
+language (vectors/arguments.json; see README.md, kind "arguments").
+
+Each case calls one entry point with arguments written in a host-neutral form:
+
+    {"int": "5"}      an integer, in the host's integer type (decimal text: 64-bit and beyond)
+    {"float": 1.5}    a number with a fraction (a type error wherever an integer is required)
+    {"text": "..."}   a string
+    {"bool": true}    a boolean (a type error wherever an integer or a string is required)
+
+and expects either a result or an error. ``{"error": "TYPE"}`` is the one rule a binding keeps
+for itself: a value of the wrong host type is the host's own type error (Python TypeError,
+JavaScript TypeError; C++ and Java reject it at compile time, so their runners skip the case).
+Every other error is one of the core's codes, with the substrings its message must contain
+(the argument's canonical name and the value). A runner also checks that a refused call left
+the generator as it was (its next id follows its last one).
+
+Arguments are named canonically (snake_case); Node and Java runners spell them camelCase.
+"""
+
+from __future__ import annotations
+
+INT64_MAX = (1 << 63) - 1
+
+
+def i(v: int) -> dict:
+    return {"int": str(v)}
+
+
+def t(v: str) -> dict:
+    return {"text": v}
+
+
+def f(v: float) -> dict:
+    return {"float": v}
+
+
+def b(v: bool) -> dict:
+    return {"bool": v}
+
+
+def err(code: str, *contains: str) -> dict:
+    out = {"error": code}
+    if contains:
+        out["message_contains"] = list(contains)
+    return out
+
+
+TYPE = {"error": "TYPE"}
+
+# The fields of Stats and Status, in order (core/include/snowfleet/snowfleet.hpp,
+# SNOWFLEET_STATS_FIELDS / SNOWFLEET_STATUS_FIELDS; the C++ runner checks the lists match).
+STATS_FIELDS = [
+    "ids_issued", "rewinds_seen", "waits", "waited_ns_total", "waited_ns_max", "refusals",
+    "ms_borrowed", "mark_writes", "lease_refusals",
+]
+STATUS_FIELDS = [
+    "healthy", "reason", "wall_ms", "last_ms", "drift_ms", "node_id", "mode", "lease_state",
+    "mark_ms", "lease_expires_in_ms",
+]
+
+
+def generator_cases():
+    def gen(cid, source, args, expect):
+        return {"id": "arguments.generator." + cid, "source": source, "call": "generator",
+                "args": args, "expect": expect}
+
+    ok = lambda node, layout="41.10.12@1704067200000", mode="strict", wait=5.0, drift=1000: {
+        "node_id": node, "layout": layout, "mode": mode, "max_wait_ms": wait,
+        "max_drift_ms": drift}
+    twitter = "41.5.5.12@1288834974657"
+    return [
+        gen("node_id", "the plainest generator", {"node_id": i(37)}, ok(37)),
+        gen("node_id_last", "the node field's last value", {"node_id": i(1023)}, ok(1023)),
+        gen("node_id_above", "one past the node field", {"node_id": i(1024)},
+            err("INVALID_ARGUMENT", "node_id", "1024")),
+        gen("node_id_negative", "a negative node id", {"node_id": i(-1)},
+            err("INVALID_ARGUMENT", "node_id", "-1")),
+        gen("node_id_past_int64", "an integer no int64 holds",
+            {"node_id": i(1 << 63)}, err("INVALID_ARGUMENT", "9223372036854775808")),
+        gen("node_id_float", "issue 11: node_id=1.5", {"node_id": f(1.5)}, TYPE),
+        gen("node_id_text", "a string where an integer is required", {"node_id": t("37")}, TYPE),
+        gen("node_id_bool", "a boolean is not an integer", {"node_id": b(True)}, TYPE),
+        gen("nothing", "issue 11: neither a node id nor a node source", {},
+            err("INVALID_ARGUMENT", "node_id", "node_source")),
+        gen("node_source_empty", "issue 11: node_source=\"\"", {"node_source": t("")},
+            err("INVALID_ARGUMENT", "node_source", "''")),
+        gen("node_source_empty_with_node_id", "issue 11: node_source=\"\" beside a node id",
+            {"node_id": i(5), "node_source": t("")},
+            err("INVALID_ARGUMENT", "node_source", "''")),
+        gen("node_id_and_source", "two node forms at once",
+            {"node_id": i(5), "node_source": t("static:5")},
+            err("INVALID_ARGUMENT", "node_id=5", "node_source='static:5'")),
+        gen("node_source_static", "a static node source", {"node_source": t("static:41")},
+            ok(41)),
+        gen("node_source_bad", "an unknown node source", {"node_source": t("nowhere:1")},
+            err("INVALID_ARGUMENT", "nowhere:1")),
+        gen("node_source_control_bytes", "a message quotes control bytes as \\xNN",
+            {"node_source": t("static:\n1")}, err("INVALID_ARGUMENT", "static:\\x0a1")),
+        gen("node_source_int", "an integer where a string is required", {"node_source": i(5)},
+            TYPE),
+        gen("dc_machine", "issue 11: datacenter + machine on a split layout",
+            {"layout": t("twitter"), "datacenter_id": i(3), "machine_id": i(5)},
+            ok(3 * 32 + 5, twitter)),
+        gen("dc_machine_last", "the last datacenter and machine",
+            {"layout": t("twitter"), "datacenter_id": i(31), "machine_id": i(31)},
+            ok(1023, twitter)),
+        gen("dc_above", "a datacenter past its field",
+            {"layout": t("twitter"), "datacenter_id": i(32), "machine_id": i(0)},
+            err("INVALID_ARGUMENT", "datacenter_id", "32")),
+        gen("machine_above", "a machine past its field",
+            {"layout": t("twitter"), "datacenter_id": i(0), "machine_id": i(32)},
+            err("INVALID_ARGUMENT", "machine_id", "32")),
+        gen("machine_negative", "a negative machine",
+            {"layout": t("twitter"), "datacenter_id": i(0), "machine_id": i(-1)},
+            err("INVALID_ARGUMENT", "machine_id", "-1")),
+        gen("dc_without_machine", "half a node",
+            {"layout": t("twitter"), "datacenter_id": i(3)},
+            err("INVALID_ARGUMENT", "datacenter_id=3", "machine_id")),
+        gen("machine_without_dc", "the other half",
+            {"layout": t("twitter"), "machine_id": i(3)},
+            err("INVALID_ARGUMENT", "machine_id=3", "datacenter_id")),
+        gen("dc_machine_and_node_id", "two node forms at once",
+            {"layout": t("twitter"), "node_id": i(1), "datacenter_id": i(0), "machine_id": i(1)},
+            err("INVALID_ARGUMENT", "node_id=1", "datacenter_id=0")),
+        gen("dc_machine_unsplit", "an unsplit layout: datacenter 0, machine = the node",
+            {"datacenter_id": i(0), "machine_id": i(1023)}, ok(1023)),
+        gen("dc_machine_unsplit_dc", "an unsplit layout has no datacenter bits",
+            {"datacenter_id": i(1), "machine_id": i(0)},
+            err("INVALID_ARGUMENT", "datacenter_id", "[0, 0]")),
+        gen("dc_float", "a fraction where an integer is required",
+            {"layout": t("twitter"), "datacenter_id": f(1.5), "machine_id": i(0)}, TYPE),
+        gen("layout_text", "a layout by its text", {"node_id": i(1), "layout": t("41.5.5.12@0")},
+            ok(1, "41.5.5.12@0")),
+        gen("layout_bad", "a layout the parser refuses",
+            {"node_id": i(1), "layout": t("41.10.13")}, err("INVALID_ARGUMENT", "41.10.13")),
+        gen("layout_int", "a number is not a layout", {"node_id": i(1), "layout": i(41)}, TYPE),
+        gen("node_id_past_layout", "the node field is the layout's",
+            {"node_id": i(32), "layout": t("41.5.17@0")},
+            err("INVALID_ARGUMENT", "node_id", "32", "[0, 31]")),
+        gen("mode_monotonic", "the other mode", {"node_id": i(2), "mode": t("monotonic")},
+            ok(2, mode="monotonic")),
+        gen("mode_bad", "an unknown mode", {"node_id": i(2), "mode": t("Strict")},
+            err("INVALID_ARGUMENT", "mode", "'Strict'")),
+        gen("mode_empty", "an empty mode", {"node_id": i(2), "mode": t("")},
+            err("INVALID_ARGUMENT", "mode", "''")),
+        gen("mode_int", "a number is not a mode", {"node_id": i(2), "mode": i(1)}, TYPE),
+        gen("max_wait_ms_fraction", "a fractional budget", {"node_id": i(3), "max_wait_ms": f(2.5)},
+            ok(3, wait=2.5)),
+        gen("max_wait_ms_int", "an integer budget", {"node_id": i(3), "max_wait_ms": i(0)},
+            ok(3, wait=0.0)),
+        gen("max_wait_ms_negative", "a negative budget",
+            {"node_id": i(3), "max_wait_ms": f(-0.5)},
+            err("INVALID_ARGUMENT", "max_wait_ms", "-0.5")),
+        gen("max_wait_ms_above", "a budget past a minute",
+            {"node_id": i(3), "max_wait_ms": i(60001)},
+            err("INVALID_ARGUMENT", "max_wait_ms", "60001")),
+        gen("max_wait_ms_text", "a string is not a number",
+            {"node_id": i(3), "max_wait_ms": t("5")}, TYPE),
+        gen("max_drift_ms", "a drift bound", {"node_id": i(4), "max_drift_ms": i(0)},
+            ok(4, drift=0)),
+        gen("max_drift_ms_negative", "a negative drift bound",
+            {"node_id": i(4), "max_drift_ms": i(-1)},
+            err("INVALID_ARGUMENT", "max_drift_ms", "-1")),
+        gen("max_drift_ms_above", "a drift bound past a day",
+            {"node_id": i(4), "max_drift_ms": i(86400001)},
+            err("INVALID_ARGUMENT", "max_drift_ms", "86400001")),
+        gen("max_drift_ms_float", "a fraction where an integer is required",
+            {"node_id": i(4), "max_drift_ms": f(1.5)}, TYPE),
+    ]
+
+
+def next_ids_cases():
+    # On a generator for node 9 of the default layout and a frozen scripted clock (the
+    # runner's "batch generator"); "closed": true closes it first.
+    def batch(cid, source, n, expect, closed=False):
+        case = {"id": "arguments.next_ids." + cid, "source": source, "call": "next_ids",
+                "args": {"n": n}, "expect": expect}
+        if closed:
+            case["closed"] = True
+        return case
+
+    return [
+        batch("zero", "an empty batch", i(0), {"count": 0}),
+        batch("three", "a small batch", i(3), {"count": 3}),
+        batch("negative", "a negative count", i(-1), err("INVALID_ARGUMENT", "n", "-1")),
+        batch("above_max", "past the largest batch", i((1 << 24) + 1),
+              err("INVALID_ARGUMENT", "16777217")),
+        batch("past_int64", "an integer no int64 holds", i(1 << 64),
+              err("INVALID_ARGUMENT", "18446744073709551616")),
+        batch("float", "issue 11: next_ids(1.5)", f(1.5), TYPE),
+        batch("text", "a string where a count is required", t("3"), TYPE),
+        batch("bool", "a boolean is not a count", b(True), TYPE),
+        batch("closed_zero", "issue 11: next_ids(0) after close()", i(0),
+              err("GENERATOR_CLOSED", "closed"), closed=True),
+        batch("closed_negative", "issue 11: a closed generator answers first", i(-1),
+              err("GENERATOR_CLOSED", "closed"), closed=True),
+        batch("closed_three", "a batch after close()", i(3),
+              err("GENERATOR_CLOSED", "closed"), closed=True),
+    ]
+
+
+def decode_cases():
+    def dec(cid, source, id_value, expect, layout="default"):
+        return {"id": "arguments.decode." + cid, "source": source, "call": "decode",
+                "args": {"layout": t(layout), "id": id_value}, "expect": expect}
+
+    fields = {"timestamp_ms": "1737747358021", "node_id": 37, "datacenter_id": 0,
+              "machine_id": 37, "sequence": 0}
+    split = {"timestamp_ms": "1737747358021", "node_id": 101, "datacenter_id": 3,
+             "machine_id": 5, "sequence": 7}
+    split_id = ((1737747358021 - 1288834974657) << 22) | (101 << 12) | 7
+    return [
+        dec("int", "an id as the host's integer", i(141264821508263936), fields),
+        dec("text", "issue 11: an id as decimal text, in every language",
+            t("141264821508263936"), fields),
+        dec("split_int", "a split layout gives datacenter and machine", i(split_id), split,
+            "twitter"),
+        dec("split_text", "the same as text", t(str(split_id)), split, "twitter"),
+        dec("zero_text", "the smallest id", t("0"),
+            {"timestamp_ms": "1704067200000", "node_id": 0, "datacenter_id": 0,
+             "machine_id": 0, "sequence": 0}),
+        dec("max_text", "the largest id", t(str(INT64_MAX)),
+            {"timestamp_ms": str(1704067200000 + (1 << 41) - 1), "node_id": 1023,
+             "datacenter_id": 0, "machine_id": 1023, "sequence": 4095}),
+        dec("negative_int", "a negative id", i(-1), err("INVALID_ARGUMENT", "id", "-1")),
+        dec("negative_text", "a sign is not a digit", t("-1"), err("INVALID_ARGUMENT", "'-1'")),
+        dec("plus_text", "a sign is not a digit", t("+1"), err("INVALID_ARGUMENT", "'+1'")),
+        dec("space_text", "no surrounding space", t(" 1"), err("INVALID_ARGUMENT", "' 1'")),
+        dec("empty_text", "an empty string", t(""), err("INVALID_ARGUMENT", "''")),
+        dec("hex_text", "decimal only", t("0x10"), err("INVALID_ARGUMENT", "'0x10'")),
+        dec("past_int64_text", "text past 2^63-1", t(str(1 << 63)),
+            err("INVALID_ARGUMENT", "'9223372036854775808'")),
+        dec("past_int64_int", "an integer past 2^63-1", i(1 << 63),
+            err("INVALID_ARGUMENT", "9223372036854775808")),
+        dec("nul_text", "a NUL byte is quoted, not cut", t("12\u00003"),
+            err("INVALID_ARGUMENT", "'12\\x003'")),
+        dec("float", "a fraction is not an id", f(1.5), TYPE),
+        dec("bool", "a boolean is not an id", b(False), TYPE),
+    ]
+
+
+def compose_cases():
+    def comp(cid, source, args, expect, layout="default"):
+        full = {"layout": t(layout), "timestamp_ms": i(1737747358021), "sequence": i(0)}
+        full.update(args)
+        return {"id": "arguments.compose." + cid, "source": source, "call": "compose",
+                "args": full, "expect": expect}
+
+    twitter_101 = ((1737747358021 - 1288834974657) << 22) | (101 << 12)
+    return [
+        comp("node_id", "the whole node", {"node_id": i(37)}, {"id": "141264821508263936"}),
+        comp("dc_machine", "the node as two halves",
+             {"datacenter_id": i(3), "machine_id": i(5)}, {"id": str(twitter_101)}, "twitter"),
+        comp("node_id_split", "the whole node of a split layout", {"node_id": i(101)},
+             {"id": str(twitter_101)}, "twitter"),
+        comp("none", "no node", {}, err("INVALID_ARGUMENT", "node_id", "datacenter_id")),
+        comp("both", "two node forms at once",
+             {"node_id": i(101), "datacenter_id": i(3), "machine_id": i(5)},
+             err("INVALID_ARGUMENT", "node_id=101", "datacenter_id=3"), "twitter"),
+        comp("dc_only", "half a node", {"datacenter_id": i(3)},
+             err("INVALID_ARGUMENT", "datacenter_id=3", "machine_id"), "twitter"),
+        comp("machine_above", "a machine past its field",
+             {"datacenter_id": i(3), "machine_id": i(32)},
+             err("INVALID_ARGUMENT", "machine_id", "32"), "twitter"),
+        comp("timestamp_before_epoch", "before the epoch",
+             {"node_id": i(1), "timestamp_ms": i(1704067199999)},
+             err("TIMESTAMP_OUT_OF_RANGE", "1704067199999")),
+        comp("sequence_above", "a sequence past its field",
+             {"node_id": i(1), "sequence": i(4096)}, err("INVALID_ARGUMENT", "sequence", "4096")),
+        comp("node_float", "a fraction where an integer is required", {"node_id": f(1.5)},
+             TYPE),
+        comp("sequence_text", "a string where an integer is required",
+             {"node_id": i(1), "sequence": t("0")}, TYPE),
+    ]
+
+
+def after_close_cases():
+    def closed(cid, source, call, expect):
+        return {"id": "arguments.closed." + cid, "source": source, "call": call,
+                "args": {}, "closed": True, "expect": expect}
+
+    return [
+        closed("next_id", "a closed generator refuses", "next_id",
+               err("GENERATOR_CLOSED", "closed")),
+        closed("status", "status() after close() reports it", "status",
+               {"healthy": False, "reason": "generator is closed"}),
+        closed("close_again", "close() is idempotent", "close", {}),
+    ]
+
+
+def field_cases():
+    return [
+        {"id": "arguments.fields.stats", "source": "issue 11: Stats defined once",
+         "call": "fields", "args": {"record": t("stats")}, "expect": {"names": STATS_FIELDS}},
+        {"id": "arguments.fields.status", "source": "issue 11: Status defined once",
+         "call": "fields", "args": {"record": t("status")}, "expect": {"names": STATUS_FIELDS}},
+    ]
+
+
+def argument_cases():
+    cases = (generator_cases() + next_ids_cases() + decode_cases() + compose_cases() +
+             after_close_cases() + field_cases())
+    ids = [c["id"] for c in cases]
+    assert len(ids) == len(set(ids)), "duplicate case ids"
+    return cases

@@ -1,0 +1,58 @@
+// HTTP to etcd's v3 JSON gateway: one libcurl easy handle per user thread, POSTing JSON to
+// a list of endpoints in turn. Only built with etcd support (libcurl and nlohmann-json).
+// Internal.
+#pragma once
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "node_source.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+
+/// No endpoint answered (or the request was cancelled).
+struct Unreachable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A libcurl easy handle bound to the endpoints of `config`. Not thread-safe: each thread
+/// that talks to etcd owns one.
+class Http {
+ public:
+  /// `cancel`: a transfer is aborted once *cancel no longer equals the value it had when
+  /// the request started (EtcdLease::cancel_pending, release), so a store that hangs cannot
+  /// hold close(). Both referents must outlive the handle.
+  Http(const EtcdConfig& config, const std::atomic<uint64_t>* cancel);
+  ~Http();
+  Http(const Http&) = delete;
+  Http& operator=(const Http&) = delete;
+
+  /// Forked child: the destructor frees nothing (the connection may be mid-use in the
+  /// parent).
+  void leak() { leak_ = true; }
+
+  /// POSTs `body` to `path` on the endpoints in turn until one answers, within
+  /// `timeout_ms` for the whole call. Returns the JSON reply; throws Unreachable when no
+  /// endpoint answers, Refused (etcd_reply.hpp) when one answers with an error or not JSON.
+  nlohmann::json post(const std::string& path, const nlohmann::json& body, long timeout_ms);
+
+ private:
+  const EtcdConfig& cfg_;
+  const std::atomic<uint64_t>* cancel_;
+  CURL* h_ = nullptr;
+  curl_slist* headers_ = nullptr;
+  size_t current_ = 0;
+  bool leak_ = false;
+};
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet
