@@ -62,7 +62,7 @@ STATUS_FIELDS = [
 
 def generator_cases():
     def gen(cid, source, args, expect):
-        return {"id": "arguments.generator." + cid, "source": source, "call": "generator",
+        return {"id": "arguments.generator." + cid, "source": source, "op": "generator",
                 "args": args, "expect": expect}
 
     ok = lambda node, layout="41.10.12@1704067200000", mode="strict", wait=5.0, drift=1000: {
@@ -174,7 +174,7 @@ def next_ids_cases():
     # On a generator for node 9 of the default layout and a frozen scripted clock (the
     # runner's "batch generator"); "closed": true closes it first.
     def batch(cid, source, n, expect, closed=False):
-        case = {"id": "arguments.next_ids." + cid, "source": source, "call": "next_ids",
+        case = {"id": "arguments.next_ids." + cid, "source": source, "op": "next_ids",
                 "args": {"n": n}, "expect": expect}
         if closed:
             case["closed"] = True
@@ -202,7 +202,7 @@ def next_ids_cases():
 
 def decode_cases():
     def dec(cid, source, id_value, expect, layout="default"):
-        return {"id": "arguments.decode." + cid, "source": source, "call": "decode",
+        return {"id": "arguments.decode." + cid, "source": source, "op": "decode",
                 "args": {"layout": t(layout), "id": id_value}, "expect": expect}
 
     fields = {"timestamp_ms": "1737747358021", "node_id": 37, "datacenter_id": 0,
@@ -244,7 +244,7 @@ def compose_cases():
     def comp(cid, source, args, expect, layout="default"):
         full = {"layout": t(layout), "timestamp_ms": i(1737747358021), "sequence": i(0)}
         full.update(args)
-        return {"id": "arguments.compose." + cid, "source": source, "call": "compose",
+        return {"id": "arguments.compose." + cid, "source": source, "op": "compose",
                 "args": full, "expect": expect}
 
     twitter_101 = ((1737747358021 - 1288834974657) << 22) | (101 << 12)
@@ -277,7 +277,7 @@ def compose_cases():
 
 def after_close_cases():
     def closed(cid, source, call, expect):
-        return {"id": "arguments.closed." + cid, "source": source, "call": call,
+        return {"id": "arguments.closed." + cid, "source": source, "op": call,
                 "args": {}, "closed": True, "expect": expect}
 
     return [
@@ -292,9 +292,9 @@ def after_close_cases():
 def field_cases():
     return [
         {"id": "arguments.fields.stats", "source": "issue 11: Stats defined once",
-         "call": "fields", "args": {"record": t("stats")}, "expect": {"names": STATS_FIELDS}},
+         "op": "fields", "args": {"record": t("stats")}, "expect": {"names": STATS_FIELDS}},
         {"id": "arguments.fields.status", "source": "issue 11: Status defined once",
-         "call": "fields", "args": {"record": t("status")}, "expect": {"names": STATUS_FIELDS}},
+         "op": "fields", "args": {"record": t("status")}, "expect": {"names": STATUS_FIELDS}},
     ]
 
 

@@ -24,6 +24,7 @@ import snowfleet_model as m  # noqa: E402
 from time_cases import time_cases  # noqa: E402  (time.json's cases, from model/time_model.py)
 from id_space_cases import id_space_cases  # noqa: E402  (id spaces and window edges)
 from differential_cases import differential_cases  # noqa: E402  (found by the differential test)
+from argument_cases import argument_cases  # noqa: E402  (arguments.json: the rulebook as data)
 
 VECTORS = HERE / "vectors"
 SCHEMA_VERSION = 1
@@ -853,6 +854,12 @@ def documents():
             "description": "Generators on scripted clocks: every executable assertion of the "
                            "seeds' Working Python, rewinds, exhaustion, drift, batches, stats.",
             "generated_by": "conformance/generate.py", "cases": scenario_cases()},
+        "arguments.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "arguments",
+            "description": "The argument rulebook: what every public entry point accepts and "
+                           "refuses (constructor options, batch sizes, decode/compose host "
+                           "forms, calls after close), and the Stats/Status field names.",
+            "generated_by": "conformance/generate.py", "cases": argument_cases()},
         "time.json": {
             "schema_version": SCHEMA_VERSION, "kind": "time",
             "description": "RFC 3339 time text to Unix ms (parse_iso8601 / parse_time / "

@@ -21,8 +21,9 @@ def strict_load(path):
     return json.loads(path.read_text(encoding="utf-8"), parse_constant=no_constants)
 
 
-def test_there_are_four_files():
-    assert [p.name for p in FILES] == ["codec.json", "layout.json", "scenarios.json", "time.json"]
+def test_the_files_are_these():
+    assert [p.name for p in FILES] == [
+        "arguments.json", "codec.json", "layout.json", "scenarios.json", "time.json"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -12,46 +12,16 @@
 #include <set>
 #include <string>
 
+#include "conformance_util.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 using json = nlohmann::json;
 using namespace snowfleet;
+using conformance::expect_outcome;
+using conformance::i64;
+using conformance::load;
 
 namespace {
-
-json load(const std::string& name) {
-  std::ifstream f(std::string(SNOWFLEET_CONFORMANCE_DIR) + "/" + name);
-  REQUIRE(f.good());
-  json doc = json::parse(f);
-  REQUIRE(doc.at("schema_version") == 1);
-  return doc;
-}
-
-int64_t i64(const json& v) {
-  // 64-bit values travel as decimal strings; negative ones only appear in invalid inputs.
-  const std::string s = v.get<std::string>();
-  if (!s.empty() && s[0] == '-') return -parse_id(s.substr(1));
-  return parse_id(s);
-}
-
-// Runs `fn`; if `expect` holds an error, checks the thrown snowfleet::Error matches it and
-// returns nullopt; otherwise returns fn's result.
-template <class F>
-auto expect_outcome(const json& expect, F fn) -> std::optional<decltype(fn())> {
-  if (!expect.contains("error")) return fn();
-  try {
-    fn();
-  } catch (const Error& e) {
-    CHECK(std::string(e.code()) == expect["error"].get<std::string>());
-    if (expect.contains("drift_ms")) CHECK(e.drift_ms() == expect["drift_ms"].get<int64_t>());
-    if (expect.contains("message_contains"))
-      for (const auto& part : expect["message_contains"])
-        CHECK(std::string(e.what()).find(part.get<std::string>()) != std::string::npos);
-    return std::nullopt;
-  }
-  FAIL("expected error " << expect["error"] << " but the call succeeded");
-  return std::nullopt;
-}
 
 json describe(const Layout& l) {
   return {{"text", l.to_string()},
@@ -120,7 +90,8 @@ TEST_CASE("conformance: every vector file has a TEST_CASE here", "[conformance]"
   std::set<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(SNOWFLEET_CONFORMANCE_DIR))
     if (entry.path().extension() == ".json") names.insert(entry.path().filename().string());
-  CHECK(names == std::set<std::string>{"codec.json", "layout.json", "scenarios.json", "time.json"});
+  CHECK(names == std::set<std::string>{"arguments.json", "codec.json", "layout.json",
+                                       "scenarios.json", "time.json"});
 }
 
 TEST_CASE("conformance: layout vectors", "[conformance]") {

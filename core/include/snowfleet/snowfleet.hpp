@@ -224,6 +224,17 @@ int64_t compose(const Layout& layout, int64_t timestamp_ms, int64_t node_id, int
 /// As compose(), with the node given as datacenter + machine.
 int64_t compose_split(const Layout& layout, int64_t timestamp_ms, int64_t datacenter_id,
                       int64_t machine_id, int64_t sequence);
+/// The node of an id as a user may give it: node_id, or datacenter_id + machine_id.
+struct NodeArgs {
+  std::optional<int64_t> node_id;
+  std::optional<int64_t> datacenter_id;
+  std::optional<int64_t> machine_id;
+};
+/// compose() with the node given either way, under the rules of resolve_options(): exactly
+/// one form (datacenter_id and machine_id together), else kInvalidArgument naming what was
+/// given; then the fields are checked in order (timestamp, node, sequence).
+int64_t compose(const Layout& layout, int64_t timestamp_ms, const NodeArgs& node,
+                int64_t sequence);
 /// Unpacks an id. A negative id throws kInvalidArgument.
 Decoded decode(const Layout& layout, int64_t id);
 /// Unpacks an id given as decimal text (parse_id's rules): how every language decodes an
