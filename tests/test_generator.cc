@@ -232,6 +232,32 @@ TEST_CASE("scripted clock: segments, continuation and manual control", "[clock]"
   CHECK(kind_of([] { ScriptedClock bad({{1, 0}}); }) == ErrorKind::kInvalidArgument);
 }
 
+TEST_CASE("a ticking scripted clock moves while a generator waits on it", "[clock]") {
+  // A frozen clock never lets a spent millisecond roll over: the 3rd id of a 1-sequence-bit
+  // layout is refused. Ticking, the generator's own 1 ms nap moves the wall and it succeeds.
+  auto clock = std::make_shared<ScriptedClock>(E + 10);
+  GeneratorOptions o;
+  o.layout = Layout::parse("41.21.1@1704067200000");
+  o.node_id = 5;
+  o.clock = clock;
+  Generator g(o);
+  g.next_id();
+  g.next_id();
+  CHECK(kind_of([&] { g.next_id(); }) == ErrorKind::kClockMovedBackwards);
+  clock->set_ticking(true);
+  CHECK(clock->ticking());
+  const int64_t third = g.next_id();
+  CHECK(decode(o.layout, third).timestamp_ms == E + 11);
+  CHECK(clock->peek_wall_ms() >= E + 11);
+  // Setting the script restarts from it; turning ticking off freezes the clock again.
+  clock->set_wall_ms(E + 100);
+  CHECK(clock->peek_wall_ms() == E + 100);
+  clock->sleep_ns(2'500'000);
+  CHECK(clock->peek_wall_ms() == E + 102);
+  clock->set_ticking(false);
+  CHECK(clock->peek_wall_ms() == E + 100);
+}
+
 TEST_CASE("status reports drift and the reason it is unhealthy", "[generator]") {
   Generator g(scripted({{E + 1000}, {E + 900}}, Mode::kStrict));
   g.next_id();

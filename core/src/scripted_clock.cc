@@ -64,6 +64,18 @@ void ScriptedClock::set_script(std::vector<Segment> script) {
   script_ = std::move(script);
   segment_ = 0;
   index_ = 0;
+  tick_base_ns_ = mono_ns_;
+}
+
+void ScriptedClock::set_ticking(bool on) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (on && !ticking_) tick_base_ns_ = mono_ns_;
+  ticking_ = on;
+}
+
+bool ScriptedClock::ticking() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ticking_;
 }
 
 void ScriptedClock::append(int64_t ms, int64_t count, int64_t step_ms, int64_t every) {
@@ -81,7 +93,16 @@ void ScriptedClock::advance_wall_ms(int64_t delta_ms) {
   set_wall_ms(ms);  // checks the range
 }
 
-int64_t ScriptedClock::current_locked() const { return reading_of(script_[segment_], index_); }
+// The script's reading in ms, plus the whole ms slept since ticking began (checked).
+int64_t ScriptedClock::current_locked() const {
+  const int64_t ms = reading_of(script_[segment_], index_);
+  if (!ticking_) return ms;
+  int64_t ticked;
+  if (__builtin_add_overflow(ms, (mono_ns_ - tick_base_ns_) / detail::kNsPerMs, &ticked))
+    ticked = INT64_MAX;
+  check_reading(ticked);
+  return ticked;
+}
 
 int64_t ScriptedClock::peek_wall_ms() const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -340,6 +340,12 @@ class ScriptedClock : public Clock {
   void advance_wall_ms(int64_t delta_ms);
   /// The reading the next wall_ns() call would return, in ms (does not consume it).
   int64_t peek_wall_ms() const;
+  /// Ticking: while on, time slept on this clock passes on the wall too (every reading is
+  /// the script's plus the ns slept since ticking was turned on or the script last set), so a
+  /// test of a wait (a rewind waited out, a spent millisecond) sees the clock move while the
+  /// generator waits, as a real clock would. Off by default: a frozen script stays frozen.
+  void set_ticking(bool on);
+  bool ticking() const;
 
   int64_t wall_ns() override;
   int64_t monotonic_ns() override;
@@ -358,6 +364,8 @@ class ScriptedClock : public Clock {
   size_t segment_ = 0;
   int64_t index_ = 0;  // reading index inside the current segment
   int64_t reads_ = 0, sleeps_ = 0, mono_ns_ = 0, max_sleep_ = 0, min_sleep_ = 0;
+  bool ticking_ = false;
+  int64_t tick_base_ns_ = 0;  // mono_ns_ when ticking began or the script was last set
 };
 
 // ---------------------------------------------------------------------------------------
