@@ -36,6 +36,22 @@ first=$(head -1 <<<"$ids")
 "$cli" decode "$first" | grep -q "node=37" || fail "next ids carry node 37"
 "$cli" next --node 3 -n 3 --mode monotonic --layout 41.5.5.12@1288834974657 >/dev/null
 
+# The node as datacenter + machine, under the core's rules (the same as every language's).
+id=$("$cli" next --datacenter 3 --machine 5 --layout twitter)
+"$cli" decode --layout twitter --json "$id" | grep -q '"node_id":101,"datacenter_id":3,"machine_id":5' || fail "next --datacenter/--machine"
+expect_exit 2 next --datacenter 3 --layout twitter
+grep -q "datacenter_id=3 needs machine_id" /tmp/snowfleet_cli_err || fail "half a node: $(cat /tmp/snowfleet_cli_err)"
+expect_exit 2 next --node 1 --datacenter 0 --machine 1 --layout twitter
+grep -q "give one of node_id, datacenter_id + machine_id, or node_source; got node_id=1" /tmp/snowfleet_cli_err || fail "two forms: $(cat /tmp/snowfleet_cli_err)"
+expect_exit 2 next
+grep -q "needs node_id, datacenter_id + machine_id, or node_source; got none" /tmp/snowfleet_cli_err || fail "no node: $(cat /tmp/snowfleet_cli_err)"
+expect_exit 2 next --node-source ''
+grep -q "node_source must not be empty" /tmp/snowfleet_cli_err || fail "empty source: $(cat /tmp/snowfleet_cli_err)"
+expect_exit 2 compose --timestamp-ms 1737747358021 --datacenter 1 --machine 1 --node 1 --layout twitter
+expect_exit 2 next --node 1 --max-wait-ms 5x
+expect_exit 2 next --node $'1\n'
+grep -q "got '1\\\\x0a'" /tmp/snowfleet_cli_err || fail "control bytes quoted: $(cat /tmp/snowfleet_cli_err)"
+
 "$cli" layout | grep -q "69.68 years" || fail "layout years"
 "$cli" layout | grep -q "2093-09-06" || fail "layout exhaustion date"
 # 2^62 ids per ms: the per-second figures pass 2^63 and must be exact, not 0 or wrapped.

@@ -1,6 +1,7 @@
 // snowfleet: mint, decode and compose ids, and print a layout's arithmetic.
 //
-//   snowfleet next --node 37 [-n 10] [--layout L] [--mode monotonic]
+//   snowfleet next (--node N | --datacenter D --machine M | --node-source SPEC) [-n 10]
+//                  [--layout L] [--mode monotonic]
 //   snowfleet decode ID... [--layout twitter] [--json]
 //   snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D --machine M)
 //                     [--sequence S] [--layout L]
@@ -8,15 +9,19 @@
 //
 // Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards),
 // 2 bad input (usage, malformed or out-of-range values). Messages go to stderr.
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "quote.hpp"
 #include "snowfleet/snowfleet.hpp"
+#include "strict_int.hpp"
 
 namespace {
 
@@ -26,7 +31,8 @@ using snowfleet::Layout;
 
 const char* kUsage =
     "usage:\n"
-    "  snowfleet next (--node N | --node-source SPEC) [-n COUNT] [--layout L]\n"
+    "  snowfleet next (--node N | --datacenter D --machine M | --node-source SPEC)\n"
+    "                 [-n COUNT] [--layout L]\n"
     "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
     "  snowfleet decode ID... [--layout L] [--json]\n"
     "  snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D "
@@ -88,15 +94,22 @@ Args parse_args(int argc, char** argv, int start, const std::vector<std::string>
 }
 
 int64_t to_int(const std::string& name, const std::string& text) {
-  bool neg = !text.empty() && text[0] == '-';
-  const std::string digits = neg ? text.substr(1) : text;
-  try {
-    const int64_t v = snowfleet::parse_id(digits);
-    return neg ? -v : v;
-  } catch (const Error&) {
+  int64_t v;
+  if (!snowfleet::detail::parse_int64(text, &v, /*allow_negative=*/true))
     throw Error(ErrorKind::kInvalidArgument,
-                name + " must be an integer, got '" + text.substr(0, 40) + "'");
-  }
+                name + " must be an integer, got " + snowfleet::detail::quote(text));
+  return v;
+}
+
+std::optional<int64_t> opt_int(const Args& a, const std::string& name) {
+  if (!a.has(name)) return std::nullopt;
+  return to_int(name, a.get(name));
+}
+
+// --node / --datacenter + --machine, as the core's NodeArgs: the core decides which
+// combinations are valid, for the CLI as for every language.
+snowfleet::NodeArgs node_args(const Args& a) {
+  return {opt_int(a, "--node"), opt_int(a, "--datacenter"), opt_int(a, "--machine")};
 }
 
 Layout layout_of(const Args& a) {
@@ -119,25 +132,28 @@ std::string json_decoded(int64_t id, const Layout& l) {
 
 int cmd_next(int argc, char** argv) {
   const Args a = parse_args(argc, argv, 2,
-                            {"--node", "--node-source", "-n", "--count", "--layout", "--mode",
-                             "--max-wait-ms", "--max-drift-ms"},
+                            {"--node", "--datacenter", "--machine", "--node-source", "-n",
+                             "--count", "--layout", "--mode", "--max-wait-ms", "--max-drift-ms"},
                             {});
   if (!a.positional.empty()) throw Usage("next takes no positional arguments");
-  snowfleet::GeneratorOptions o;
-  o.layout = layout_of(a);
-  if (a.has("--node") == a.has("--node-source"))
-    throw Usage("next needs exactly one of --node N or --node-source SPEC");
-  if (a.has("--node")) o.node_id = to_int("--node", a.get("--node"));
-  if (a.has("--node-source")) o.node_source = a.get("--node-source");
-  if (a.has("--mode")) o.mode = snowfleet::parse_mode(a.get("--mode"));
+  snowfleet::GeneratorArgs g;
+  if (a.has("--layout")) g.layout = Layout::parse(a.get("--layout"));
+  const snowfleet::NodeArgs node = node_args(a);
+  g.node_id = node.node_id;
+  g.datacenter_id = node.datacenter_id;
+  g.machine_id = node.machine_id;
+  if (a.has("--node-source")) g.node_source = a.get("--node-source");
+  if (a.has("--mode")) g.mode = a.get("--mode");
   if (a.has("--max-wait-ms")) {
-    char* end = nullptr;
     const std::string& t = a.get("--max-wait-ms");
-    o.max_wait_ms = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end != '\0')
-      throw Error(ErrorKind::kInvalidArgument, "--max-wait-ms must be a number, got '" + t + "'");
+    double ms = 0;
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
+    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+      throw Error(ErrorKind::kInvalidArgument,
+                  "--max-wait-ms must be a number, got " + snowfleet::detail::quote(t));
+    g.max_wait_ms = ms;
   }
-  if (a.has("--max-drift-ms")) o.max_drift_ms = to_int("--max-drift-ms", a.get("--max-drift-ms"));
+  g.max_drift_ms = opt_int(a, "--max-drift-ms");
   int64_t n = 1;
   if (a.has("-n")) n = to_int("-n", a.get("-n"));
   if (a.has("--count")) n = to_int("--count", a.get("--count"));
@@ -145,7 +161,7 @@ int cmd_next(int argc, char** argv) {
     throw Error(ErrorKind::kInvalidArgument,
                 "-n must be in [1, " + std::to_string(snowfleet::Generator::kMaxBatch) +
                     "], got " + std::to_string(n));
-  snowfleet::Generator gen(o);
+  snowfleet::Generator gen(snowfleet::resolve_options(std::move(g)));
   const auto ids = gen.next_ids(static_cast<size_t>(n));
   std::string out;
   out.reserve(ids.size() * 20);
@@ -188,17 +204,7 @@ int cmd_compose(int argc, char** argv) {
   const int64_t ts = a.has("--time") ? snowfleet::parse_iso8601(a.get("--time"))
                                      : to_int("--timestamp-ms", a.get("--timestamp-ms"));
   const int64_t seq = a.has("--sequence") ? to_int("--sequence", a.get("--sequence")) : 0;
-  int64_t id;
-  if (a.has("--node")) {
-    if (a.has("--datacenter") || a.has("--machine"))
-      throw Usage("give either --node or --datacenter with --machine, not both");
-    id = snowfleet::compose(l, ts, to_int("--node", a.get("--node")), seq);
-  } else if (a.has("--datacenter") && a.has("--machine")) {
-    id = snowfleet::compose_split(l, ts, to_int("--datacenter", a.get("--datacenter")),
-                                  to_int("--machine", a.get("--machine")), seq);
-  } else {
-    throw Usage("compose needs --node N, or --datacenter D and --machine M");
-  }
+  const int64_t id = snowfleet::compose(l, ts, node_args(a), seq);
   std::cout << (a.has("--json") ? json_decoded(id, l) : snowfleet::format_id(id)) << "\n";
   return 0;
 }
