@@ -36,8 +36,8 @@ void check_forms(const NodeArgs& n, const std::optional<std::string>& source, co
                               " needs machine_id too (the node is datacenter_id + machine_id)"
                         : "machine_id=" + std::to_string(*n.machine_id) +
                               " needs datacenter_id too (the node is datacenter_id + machine_id)");
-  const int forms = int{n.node_id.has_value()} + int{n.datacenter_id.has_value()} +
-                    int{source.has_value()};
+  const int forms =
+      int{n.node_id.has_value()} + int{n.datacenter_id.has_value()} + int{source.has_value()};
   if (forms == 0) bad(std::string(who) + " needs " + forms_text + "; got none");
   if (forms > 1) bad(std::string("give one of ") + forms_text + "; got " + given(n, source));
 }

@@ -1,0 +1,151 @@
+// snowfleet public API: the thread-safe Generator.
+// Included by <snowfleet/snowfleet.hpp>.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "snowfleet/options.hpp"
+
+namespace snowfleet {
+
+namespace detail {
+class NodeLease;   // core/src/node_lease.hpp
+class IdSpace;     // core/src/id_space.hpp
+class MarkKeeper;  // core/src/mark_keeper.hpp
+}  // namespace detail
+
+class Generator {
+ public:
+  explicit Generator(GeneratorOptions options);
+  ~Generator();
+  Generator(const Generator&) = delete;
+  Generator& operator=(const Generator&) = delete;
+
+  /// The next id. Throws kClockMovedBackwards, kTimestampOutOfRange, kForkDetected,
+  /// kGeneratorClosed, and with a leased node id kLeaseLost. On a throw the state is
+  /// unchanged, with one exception: a call that waited, found its millisecond taken by
+  /// other calls and reserved ids in the next one (holding them until their millisecond,
+  /// so that it never waits past its budget for its turn) refuses them with
+  /// kClockMovedBackwards if the clock goes back meanwhile; they are skipped, never
+  /// issued to anyone.
+  int64_t next_id();
+  /// Fills out[0..n) with ascending ids; each run of ids inside one millisecond is
+  /// reserved with one clock read and one state update. n <= kMaxBatch. If a wait fails
+  /// part-way, the ids already reserved are skipped (never issued to anyone) and the
+  /// error is thrown.
+  void next_ids(int64_t* out, size_t n);
+  std::vector<int64_t> next_ids(size_t n);
+  static constexpr size_t kMaxBatch = size_t{1} << 24;
+  /// A batch size from a host language, checked in the order every call checks: a closed
+  /// generator throws kGeneratorClosed (or kForkDetected in a forked child) whatever n is,
+  /// then n outside [0, kMaxBatch] throws kInvalidArgument naming n. Bindings call it
+  /// before allocating a batch's buffer, so every language answers the same way.
+  size_t batch_size(int64_t n) const;
+
+  /// Counters (exact once no call is in flight).
+  Stats stats() const noexcept;
+  /// Reads the clock once and reports whether a call now would be served.
+  Status status();
+  /// max(0, last issued ms - wall clock now): how far ahead the generator runs.
+  int64_t drift_ms();
+
+  const Layout& layout() const noexcept { return layout_; }
+  int64_t node_id() const noexcept { return node_id_; }
+  Mode mode() const noexcept { return mode_; }
+  double max_wait_ms() const noexcept { return max_wait_ms_; }
+  int64_t max_drift_ms() const noexcept { return max_drift_ms_; }
+
+  /// Stops the generator. With a leased node id it first persists the last issued
+  /// millisecond as the slot's mark (so a restart need not wait out the reservation made
+  /// ahead), then releases the slot (unlock / etcd revoke). Later calls throw
+  /// kGeneratorClosed. Idempotent. In a forked child it releases nothing: the slot is the
+  /// parent's.
+  void close() noexcept;
+  bool closed() const noexcept;
+
+ private:
+  struct Run {
+    int64_t first;  // packed (elapsed_ms << sequence_bits | sequence) of the first id
+    int64_t count;
+  };
+  struct Reading {
+    int64_t state;    // state_ loaded before the clock was read
+    int64_t high;     // wall_high_ loaded before the clock was read
+    int64_t now;      // wall clock, ms since the epoch
+    int64_t wall_ns;  // the exact reading (unset when elided)
+    bool elided;      // `now` came from the TSC window
+  };
+  Run reserve(int64_t want);
+  Run reserve_slow(int64_t want, Reading reading);
+  void check_usable() const;
+  [[noreturn]] void throw_unusable() const;
+  int64_t read_elapsed_ms(bool* elided, int64_t* wall_ns);
+  int64_t read_elapsed_ms_exact(int64_t* wall_ns);
+  void note_wall(int64_t now_ms, int64_t high) noexcept;
+  int64_t monotonic_now() const;
+  bool past_deadline() const;
+  bool near_deadline() const;
+  [[noreturn]] void throw_lease_lost();
+  int64_t current_state() const noexcept;
+  std::string mark_text() const;
+  std::string describe() const;
+  void account(int64_t before, const Run& run, int64_t now) noexcept;
+  void close_leased() noexcept;
+  int64_t id_of(int64_t packed) const noexcept {
+    return ((packed >> layout_.sequence_bits()) << layout_.timestamp_shift()) | node_part_ |
+           (packed & seq_mask_);
+  }
+
+  Layout layout_;
+  Mode mode_;
+  int64_t node_id_;
+  int64_t node_part_;  // node_id << node_shift
+  int64_t seq_mask_;
+  int64_t max_elapsed_;
+  int64_t max_packed_;  // (max_elapsed << sequence_bits) | seq_mask: the window's last id
+  double max_wait_ms_;
+  int64_t max_wait_ns_;
+  int64_t budget_ns_;  // max(max_wait_ns_, 1 ms): bounds every wait within a call
+  int64_t max_drift_ms_;
+  std::shared_ptr<Clock> clock_;
+  bool system_clock_;
+  bool scripted_clock_;  // a ScriptedClock: its monotonic time is not real time
+  WaitHooks hooks_;
+  std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
+  std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry
+  std::unique_ptr<detail::MarkKeeper> keeper_;      // leased: extends the mark ahead
+  const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
+  int64_t initial_state_ = -1;             // state_ at construction (encodes the claimed mark)
+  std::mutex close_mu_;                    // serialises close()
+  std::atomic<int64_t> closed_state_{-1};  // state_ as close() found it
+
+  // What the fast path reads, on one cache line that is written about once per ms: the
+  // state word's address, the highest wall reading seen, the usability token, the mark
+  // limit. The word itself (packed elapsed_ms << sequence_bits | sequence of the last
+  // issued id in this id space, -1 before the first) lives in the process's id-space
+  // registry, on a line of its own, shared by every generator of the space; the
+  // issued-id counter, written by every call, sits on a third line: threads sharing the
+  // generator then bounce those two lines, never the read-mostly one.
+  alignas(64) std::atomic<int64_t>* state_ = nullptr;
+  std::atomic<int64_t> wall_high_{INT64_MIN};
+  std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
+  uint64_t created_token_;
+  // Last packed value the persisted high-water mark covers (INT64_MAX without a lease,
+  // INT64_MIN once the lease is lost): the fast path issues nothing above it. Written by
+  // the mark keeper's thread.
+  std::atomic<int64_t> mark_limit_{INT64_MAX};
+
+  alignas(64) std::atomic<uint64_t> ids_issued_{0};
+
+  alignas(64) std::atomic<uint64_t> rewinds_seen_{0};
+  std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0}, ms_borrowed_{0},
+      mark_writes_{0}, lease_refusals_{0};
+};
+
+}  // namespace snowfleet
