@@ -45,7 +45,7 @@ std::shared_ptr<Clock> system_clock();
 /// readings: ms + step_ms * (i / every) for i = 0 .. count-1. After the last segment the
 /// clock keeps extending the last segment's pattern, so
 ///   {{t}}                        is a frozen clock,
-///   {{a}, {b, 1, 1}}             returns a, b, b+1, b+2, ... (the seeds' scripted_clock),
+///   {{a}, {b, 1, 1}}             returns a, b, b+1, b+2, ... (the reference model's scripted_clock),
 ///   {{t, 1, -4}}                 retreats 4 ms per read,
 ///   {{t, 1, 1, 2}}               advances 1 ms every 2 reads.
 class ScriptedClock : public Clock {

@@ -16,11 +16,11 @@
 namespace snowfleet {
 
 enum class Mode : int {
-  /// The seeds' Snowflake: reads the wall clock for every id; waits out a rewind of up to
-  /// max_wait_ms, refuses a larger one; waits (bounded) for the next millisecond when a
-  /// millisecond's sequence is spent.
+  /// The reference Snowflake (conformance/model/seed_reference.py): reads the wall clock
+  /// for every id; waits out a rewind of up to max_wait_ms, refuses a larger one; waits
+  /// (bounded) for the next millisecond when a millisecond's sequence is spent.
   kStrict = 0,
-  /// The seeds' MonotonicSnowflake: a logical clock max(last_ms, now) that borrows the
+  /// The reference MonotonicSnowflake: a logical clock max(last_ms, now) that borrows the
   /// next millisecond on sequence overflow; never waits unless it would run more than
   /// max_drift_ms ahead of the wall clock.
   kMonotonic = 1,
@@ -82,7 +82,7 @@ struct GeneratorOptions {
   double max_wait_ms = 5.0;
   /// Monotonic mode: how far the logical clock may run ahead of the wall clock before the
   /// generator waits (bounded by max_wait_ms) or refuses. The default absorbs a
-  /// 1-second step (a leap second) and the seeds' 600 ms rewind.
+  /// 1-second step (a leap second) and the worked examples' 600 ms rewind.
   int64_t max_drift_ms = 1000;
   /// null: the system clock.
   std::shared_ptr<Clock> clock;
