@@ -22,10 +22,10 @@ sys.path.insert(0, str(HERE / "model"))
 
 import snowfleet_model as m  # noqa: E402
 from time_cases import time_cases  # noqa: E402  (time.json's cases, from model/time_model.py)
-from id_space_cases import id_space_cases  # noqa: E402  (id spaces and window edges)
+from id_space_cases import ID_SPACE_SCENARIOS  # noqa: E402  (id spaces and window edges)
 from differential_cases import differential_cases  # noqa: E402  (found by the differential test)
 from argument_cases import argument_cases  # noqa: E402  (arguments.json: the rulebook as data)
-from scenario import Scenario, build, error_of, s, seg  # noqa: E402  (runs scenario data)
+from scenario import build, error_of, s  # noqa: E402  (runs scenario data through the model)
 from scenario_cases_seeds import SEED_SCENARIOS  # noqa: E402
 from scenario_cases_strict import STRICT_SCENARIOS  # noqa: E402
 from scenario_cases_monotonic import CONSTRUCT_SCENARIOS, MONOTONIC_SCENARIOS  # noqa: E402
@@ -270,10 +270,10 @@ def codec_cases():
 def scenario_cases():
     """scenarios.json: the cases written as data in scenario_cases_*.py and id_space_cases.py
     (run through the model by scenario.build), then the differential test's finds."""
-    entries = SEED_SCENARIOS + STRICT_SCENARIOS + MONOTONIC_SCENARIOS + CONSTRUCT_SCENARIOS
+    entries = (SEED_SCENARIOS + STRICT_SCENARIOS + MONOTONIC_SCENARIOS + CONSTRUCT_SCENARIOS
+               + ID_SPACE_SCENARIOS)
     out = [build(entry) for entry in entries]
-    out.extend(id_space_cases(Scenario, seg))
-    out.extend(differential_cases(Scenario, seg))
+    out.extend(differential_cases())
     ids = [c["id"] for c in out]
     assert len(ids) == len(set(ids))
     return out
