@@ -253,10 +253,11 @@ def _run_step(sc: Scenario, where: str, step: Dict[str, Any], gen: str,
     if "expect" in step:
         _assert_partial(where, result, want)
     layout = sc.gens[gen].layout if gen in sc.gens else None
-    for key, index in (("decoded", None), ("decoded_first", 0), ("decoded_last", -1)):
+    for key, pick in (("decoded", "only"), ("decoded_first", 0), ("decoded_last", -1)):
         if key in step:
-            assert ids and (index is not None or len(ids) == 1), f"{where}: {key} needs an id"
-            _assert_partial(f"{where} {key}", m.decode(layout, ids[index or 0]), step[key])
+            assert len(ids) == 1 if pick == "only" else ids, f"{where}: {key} needs an id"
+            value = ids[0 if pick == "only" else pick]
+            _assert_partial(f"{where} {key}", m.decode(layout, value), step[key])
     _check_ids(where, step.get("checks", []), ids, issued)
     issued.extend(ids)
 
