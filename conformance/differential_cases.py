@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
+from scenario import Scenario, seg
+
 E = 1704067200000  # the default epoch
 
 # (id, source, scenario): each a discrepancy between the core and the model that the
@@ -41,13 +43,11 @@ DIFFERENTIAL_SCENARIOS: List[Tuple[str, str, Dict[str, Any]]] = [
 ]
 
 
-def replay(scenario: Dict[str, Any], cid: str, source: str, checkpoints: bool = False,
-           Scenario: Any = None, seg: Any = None) -> Dict[str, Any]:
+def replay(scenario: Dict[str, Any], cid: str, source: str,
+           checkpoints: bool = False) -> Dict[str, Any]:
     """`scenario` as a scenario case, every expected value from the model. With
     `checkpoints`, a `clock` and a `stats` step follow every step (what the differential
     test compares after each step)."""
-    if Scenario is None:  # called from the differential test rather than generate.py
-        from generate import Scenario, seg  # noqa: F811
     sc = Scenario(cid, source)
     dropped = set()
     for spec in scenario["generators"]:
@@ -97,6 +97,6 @@ def replay(scenario: Dict[str, Any], cid: str, source: str, checkpoints: bool = 
     return sc.case
 
 
-def differential_cases(Scenario: Any, seg: Any) -> List[Dict[str, Any]]:
-    return [replay(scenario, cid, source, checkpoints=True, Scenario=Scenario, seg=seg)
+def differential_cases() -> List[Dict[str, Any]]:
+    return [replay(scenario, cid, source, checkpoints=True)
             for cid, source, scenario in DIFFERENTIAL_SCENARIOS]
