@@ -97,5 +97,16 @@ expect_time_refused "2024-06-01T00:00:00+24:00" "offset hour 24 is outside 00-23
 expect_exit 1 next --node-source env:SNOWFLEET_UNSET_VARIABLE_FOR_TEST   # no id: runtime failure
 expect_exit 2 next --node-source bogus:1
 expect_exit 0 layout 42.8.13@1704067200000
+# An option given twice is refused, not decided by whichever came last (-n and --count are one
+# option).
+expect_refused() {  # expect_refused TEXT ARGS...: exit 2, stderr contains TEXT
+  local want=$1; shift
+  expect_exit 2 "$@"
+  grep -qF -- "$want" /tmp/snowfleet_cli_err || fail "snowfleet $*: $(cat /tmp/snowfleet_cli_err)"
+}
+expect_refused "--node is given twice" next --node 1 --node 2
+expect_refused "--node is given twice" compose --timestamp-ms 1737747358021 --node 1 --node=2
+expect_refused "--count and -n are the same option" next --node 1 -n 2 --count 3
+expect_refused "--layout is given twice" decode 0 --layout twitter --layout default
 expect_exit 0 --help
 echo "cli tests passed"

@@ -117,6 +117,43 @@ TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]")
   }
 }
 
+namespace {
+// A message built from outside text: control bytes and bytes that are not UTF-8 appear as
+// \xNN (never raw), so a log line stays one line and every host reads valid UTF-8.
+void check_quoted(const Error& e, const std::string& expected) {
+  const std::string msg = e.what();
+  INFO(msg);
+  CHECK(msg.find(expected) != std::string::npos);
+  for (const char raw : {'\n', '\x1b', '\xff'}) CHECK(msg.find(raw) == std::string::npos);
+}
+}  // namespace
+
+TEST_CASE("node-source messages quote outside text as every message does", "[node-source]") {
+  // Each of these showed the bytes raw (found by the issue-11 breaker review).
+  check_quoted(claim_error("static:\n1"), "'static:\\x0a1'");
+  check_quoted(claim_error(std::string("static:\n\0", 9)), "'static:\\x0a\\x00'");
+  setenv("SNOWFLEET_TEST_CTRL", "1\n\x1b[2J\xff", 1);
+  check_quoted(claim_error("env:SNOWFLEET_TEST_CTRL"), "'1\\x0a\\x1b[2J\\xff'");
+  unsetenv("SNOWFLEET_TEST_CTRL");
+  check_quoted(claim_error("env:NO\nSUCH"), "NO\\x0aSUCH");
+  const char* old_host = std::getenv("HOSTNAME");
+  const std::string saved = old_host ? old_host : "";
+  setenv("HOSTNAME", "pod\n\xff", 1);
+  check_quoted(claim_error("k8s"), "'pod\\x0a\\xff'");
+  old_host ? setenv("HOSTNAME", saved.c_str(), 1) : unsetenv("HOSTNAME");
+  const auto spec_error = [](const std::string& spec) {
+    return error_of([&] { detail::parse_etcd_spec(spec, Layout()); });
+  };
+  check_quoted(spec_error("etcd://h\n:x/p"), "endpoint 'h\\x0a:x'");
+  check_quoted(spec_error("etcd://h:1/p?ttl=\n"), "got '\\x0a'");
+  check_quoted(spec_error("etcd://h:1/p?node=\xff"), "got '\\xff'");
+  check_quoted(spec_error("etcd://h:1/p?tls=\x1b"), "got '\\x1b'");
+  check_quoted(spec_error("etcd://h:1/p?\n=1"), "unknown option '\\x0a'");
+  check_quoted(spec_error("etcd://h:1/\n?ttl=1"), "node source 'etcd://h:1/\\x0a?ttl=1'");
+  check_quoted(claim_error("local:/nonexistent?\n=1"), "unknown option '\\x0a'");
+  check_quoted(claim_error("local:/nonexistent?node=\xff"), "got '\\xff'");
+}
+
 #if SNOWFLEET_HAVE_ETCD
 namespace {
 using nlohmann::json;

@@ -52,7 +52,7 @@ struct Usage : std::runtime_error {
 };
 
 // Options: "--name value" pairs plus positional arguments. Flags without a value are
-// listed in `flags`.
+// listed in `flags`. An option given twice is refused: which one counts would be a guess.
 struct Args {
   std::map<std::string, std::string> opts;
   std::vector<std::string> positional;
@@ -82,6 +82,11 @@ Args parse_args(int argc, char** argv, int start, const std::vector<std::string>
           if (i + 1 >= argc) throw Usage("option " + arg + " needs a value");
           value = argv[++i];
         }
+        // -n and --count are one option, stored under each name it was given as.
+        const std::string other = arg == "-n" ? "--count" : arg == "--count" ? "-n" : "";
+        if (a.has(arg)) throw Usage("option " + arg + " is given twice");
+        if (!other.empty() && a.has(other))
+          throw Usage("option " + arg + " and " + other + " are the same option; give one");
         a.opts[arg] = value;
       } else {
         throw Usage("unknown option " + arg);

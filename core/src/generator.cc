@@ -4,6 +4,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -31,10 +32,11 @@ void register_fork_handlers() {
 }
 
 std::string ms_text(double ms) {
-  std::string s = std::to_string(ms);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
+  // The shortest text that reads back as `ms` (not "%f", which made 60000.0000001 "60000"
+  // and -1e-7 "-0": a value outside the range shown as one inside it).
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, ms);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace detail

@@ -29,7 +29,8 @@ constexpr int64_t kFenceMarginNs = 2'000'000;
   throw Error(ErrorKind::kInvalidArgument, what);
 }
 
-/// "5", "0.25": a number of ms without trailing zeros, for messages.
+/// "5", "0.25", "60000.0000001", "1e-07", "nan": a number of ms as the shortest text that
+/// reads back as it, for messages.
 std::string ms_text(double ms);
 
 /// a = max(a, v).

@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -48,8 +47,7 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
   // getenv, open and libcurl would read only the text before a NUL byte: another variable,
   // directory or host than the one the spec names.
   if (const auto nul = spec.find('\0'); nul != std::string::npos)
-    bad("node source '" + spec.substr(0, std::min<size_t>(nul, 200)) +
-        "...' has a NUL byte at byte " + std::to_string(nul) +
+    bad("node source " + detail::quote(spec) + " has a NUL byte at byte " + std::to_string(nul) +
         "; a node source is text without NUL bytes");
   const std::string quoted = "node source " + detail::quote(spec);
   if (spec.rfind("static:", 0) == 0) {
@@ -65,14 +63,14 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     const std::string var = spec.substr(4);
     if (var.empty()) bad(quoted + ": expected env:<VARIABLE>");
     const char* value = std::getenv(var.c_str());
-    const std::string shown = "$" + var.substr(0, 80) + (var.size() > 80 ? "..." : "");
+    const std::string shown = "variable " + detail::quote(var);
     int64_t id;
     if (value == nullptr)
       throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " is not set");
     if (!parse_uint(value, &id))
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + "='" +
-                                                     std::string(value).substr(0, 40) +
-                                                     "' is not a non-negative integer");
+      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " holds " +
+                                                     detail::quote(value) +
+                                                     ", not a non-negative integer");
     claim.node_id = checked(id, layout, quoted);
     return claim;
   }
@@ -92,8 +90,8 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     int64_t ordinal;
     if (dash == std::string::npos || !parse_uint(host.substr(dash + 1), &ordinal))
       throw Error(ErrorKind::kNodeIdUnavailable,
-                  quoted + ": hostname '" + host.substr(0, 80) +
-                      "' does not end in -<ordinal> (is this a StatefulSet pod?)");
+                  quoted + ": hostname " + detail::quote(host) +
+                      " does not end in -<ordinal> (is this a StatefulSet pod?)");
     claim.node_id =
         checked(static_cast<uint64_t>(ordinal) + static_cast<uint64_t>(offset), layout, quoted);
     return claim;

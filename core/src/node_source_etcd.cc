@@ -22,6 +22,8 @@
 
 #include <string>
 
+#include "quote.hpp"
+
 #if SNOWFLEET_HAVE_ETCD
 #include <unistd.h>
 
@@ -49,8 +51,8 @@ namespace detail {
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
                                       const std::shared_ptr<Clock>&, const SlotFilter&) {
   throw Error(ErrorKind::kNodeIdUnavailable,
-              "node source '" + spec.substr(0, 200) +
-                  "': this snowfleet was built without etcd support (it needs libcurl and "
+              "node source " + quote(spec) +
+                  ": this snowfleet was built without etcd support (it needs libcurl and "
                   "nlohmann-json at build time)");
 }
 
@@ -100,7 +102,7 @@ class EtcdLease final : public NodeLease {
 
   // Runs the claim protocol; throws kNodeIdUnavailable when no slot can be had.
   void claim(const Layout& layout, const SlotFilter& usable) {
-    const std::string quoted = "node source '" + cfg_.text + "'";
+    const std::string quoted = "node source " + quote(cfg_.text);
     const std::string slots_dir = cfg_.prefix + "/slots/";
     int64_t granted_ttl = 0;
     int64_t sent = clock_->monotonic_ns();
@@ -161,8 +163,8 @@ class EtcdLease final : public NodeLease {
           // window blocks the slot for good: give it back, try another.
           if (unreadable.empty())
             unreadable = !got.mark_readable
-                             ? "the mark key " + mark_key + " holds '" +
-                                   got.mark_text.substr(0, 20) + "', not a Unix ms"
+                             ? "the mark key " + mark_key + " holds " + quote(got.mark_text) +
+                                   ", not a Unix ms"
                              : "the mark key " + mark_key + " holds " +
                                    std::to_string(got.mark_ms) +
                                    ", past the last millisecond of layout " + layout.to_string();

@@ -25,6 +25,7 @@
 
 #include "local_registry.hpp"
 #include "node_source.hpp"
+#include "quote.hpp"
 #include "strict_int.hpp"
 
 namespace snowfleet {
@@ -270,7 +271,7 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
                                        const SlotFilter& usable) {
   static std::once_flag atfork;
   std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
-  const std::string quoted = "node source '" + spec.substr(0, 200) + "'";
+  const std::string quoted = "node source " + quote(spec);
   // local[:DIR][?node=N]: "node" pins the slot (a node id of your choosing, kept exclusive
   // and with a persisted mark, as etcd's node=N).
   std::string dir = spec.size() > 6 && spec[5] == ':' ? spec.substr(6) : "";
@@ -282,11 +283,11 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
     const std::string k = query.substr(0, eq), v = eq == std::string::npos ? "" : query.substr(eq + 1);
     if (k != "node")
       throw Error(ErrorKind::kInvalidArgument,
-                  quoted + ": unknown option '" + k.substr(0, 40) + "' (known: node)");
+                  quoted + ": unknown option " + quote(k) + " (known: node)");
     if (!parse_uint(v, &pinned) || pinned > layout.max_node_id())
       throw Error(ErrorKind::kInvalidArgument,
                   quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-                      "] for layout " + layout.to_string() + ", got '" + v.substr(0, 40) + "'");
+                      "] for layout " + layout.to_string() + ", got " + quote(v));
   }
   const bool private_dir = dir.empty();
   if (private_dir) dir = registry::default_dir(quoted);

@@ -7,10 +7,11 @@
 namespace snowfleet {
 namespace detail {
 
-/// 'text' for an error message: cut to 60 bytes (backing off to a UTF-8 character boundary,
-/// so the message stays valid UTF-8 in every host language, then "..."), control bytes
-/// written as \xNN, because what() is a C string (a NUL would end the message) and a
-/// newline or escape would garble a log line.
+/// 'text' for an error message: at most its first 60 bytes, cut before a character that
+/// would cross that limit (then "..."); control bytes and bytes that are not part of a
+/// well-formed UTF-8 character written as \xNN. So the message is valid UTF-8 in every host
+/// language whatever the input, still names every byte it shows, and holds no NUL (what()
+/// is a C string) nor a newline or escape that would garble a log line.
 std::string quote(std::string_view text);
 
 }  // namespace detail
