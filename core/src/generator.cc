@@ -86,7 +86,7 @@ Generator::Generator(GeneratorOptions o)
   detail::register_fork_handlers();
   if (!o.node_source.empty() && o.node_id != -1)
     bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
-        ", node_source '" + o.node_source.substr(0, 200) + "')");
+        ", node_source " + detail::quote(o.node_source) + ")");
   if (o.node_source.empty()) {
     if (o.node_id < 0 || o.node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +

@@ -188,18 +188,4 @@ const std::vector<FieldInfo>& stats_fields();
 /// The fields of Status, in declaration order.
 const std::vector<FieldInfo>& status_fields();
 
-/// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a
-/// packed (millisecond, sequence) word: no mutex, no system call.
-///
-/// The word belongs to the generator's id space, not to the generator: the ids a
-/// generator can mint are fixed by the layout's epoch and timestamp position, the node
-/// value (node id << sequence bits, whether written as node_id or as datacenter +
-/// machine) and the clock's time (see Clock). Every generator of one id space in this
-/// process mints from one word, whichever language or copy of the library made it, so
-/// the `twitter` preset and `41.10.12` with Twitter's epoch, or two generators for one
-/// node, can never issue the same id, and a generator made after another one closed
-/// continues after the last millisecond the other issued. A generator whose ids would
-/// overlap an open generator's but cannot share its word (another sequence width, a
-/// leased node id) is refused with kNodeIdUnavailable naming the other one.
-
 }  // namespace snowfleet
