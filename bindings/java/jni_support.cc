@@ -1,8 +1,8 @@
-// JNI plumbing for the Java facade: strings (UTF-8 <-> UTF-16) and errors (core error kinds
-// -> Java exception classes, any other C++ exception -> InternalErrorException).
+// JNI plumbing for the Java facade: strings (UTF-8 bytes <-> Java byte[] and String) and
+// errors (core error kinds -> Java exception classes, any other C++ exception ->
+// InternalErrorException).
 #include <new>
 #include <stdexcept>
-#include <vector>
 
 #include "snowfleet_java.hpp"
 
@@ -23,51 +23,6 @@ int index_of(snowfleet::ErrorKind kind) {
   for (size_t i = 0; i < kinds.size(); ++i)
     if (kinds[i].kind == kind) return static_cast<int>(i);
   return -1;
-}
-
-// Core messages may quote user text cut at a byte limit, so they are not always valid
-// UTF-8, and NewStringUTF wants *modified* UTF-8. Decode to UTF-16 ourselves, replacing
-// anything malformed with U+FFFD.
-jstring utf8_to_jstring(JNIEnv* env, const std::string& s) {
-  std::vector<jchar> out;
-  out.reserve(s.size());
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const size_t n = s.size();
-  for (size_t i = 0; i < n;) {
-    const uint32_t c = p[i];
-    int extra = -1;
-    uint32_t cp = 0;
-    if (c < 0x80) {
-      extra = 0, cp = c;
-    } else if ((c & 0xE0) == 0xC0) {
-      extra = 1, cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2, cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3, cp = c & 0x07;
-    }
-    bool ok = extra >= 0 && i + static_cast<size_t>(extra) < n;
-    for (int k = 1; ok && k <= extra; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) ok = false;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    static const uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (ok && (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
-    if (!ok) {
-      out.push_back(0xFFFD);
-      ++i;
-      continue;
-    }
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      out.push_back(static_cast<jchar>(0xD800 + (cp >> 10)));
-      out.push_back(static_cast<jchar>(0xDC00 + (cp & 0x3FF)));
-    } else {
-      out.push_back(static_cast<jchar>(cp));
-    }
-    i += static_cast<size_t>(extra) + 1;
-  }
-  return env->NewString(out.data(), static_cast<jsize>(out.size()));
 }
 
 // Constructs `class_name` with (String) or (String, long) and throws it. False when the
@@ -112,54 +67,46 @@ void last_resort(JNIEnv* env) noexcept {
 
 // ---- strings ---------------------------------------------------------------------------
 
-jstring to_jstring(JNIEnv* env, const std::string& s) noexcept {
-  try {
-    return utf8_to_jstring(env, s);
-  } catch (...) {
-    if (!env->ExceptionCheck()) env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "");
-    return nullptr;
-  }
-}
-
-bool from_jstring(JNIEnv* env, jstring in, std::string* out) noexcept {
-  if (in == nullptr) {
+bool from_bytes(JNIEnv* env, jbyteArray in, std::string* out) noexcept {
+  if (in == nullptr) {  // the Java side encodes a String first, so only a defect gets here
     if (jclass npe = env->FindClass("java/lang/NullPointerException"))
       env->ThrowNew(npe, "snowfleet: a string argument is null");
     return false;
   }
   try {
-    const jsize n = env->GetStringLength(in);
-    std::vector<jchar> u(static_cast<size_t>(n));
-    env->GetStringRegion(in, 0, n, u.data());
-    out->clear();
-    out->reserve(static_cast<size_t>(n));
-    for (jsize i = 0; i < n; ++i) {
-      uint32_t c = u[i];
-      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF)
-        c = 0x10000 + ((c - 0xD800) << 10) + (u[++i] - 0xDC00);
-      else if (c >= 0xD800 && c <= 0xDFFF)
-        c = 0xFFFD;  // a lone surrogate has no UTF-8 form
-      if (c < 0x80) {
-        out->push_back(static_cast<char>(c));
-      } else if (c < 0x800) {
-        out->push_back(static_cast<char>(0xC0 | (c >> 6)));
-        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-      } else if (c < 0x10000) {
-        out->push_back(static_cast<char>(0xE0 | (c >> 12)));
-        out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-      } else {
-        out->push_back(static_cast<char>(0xF0 | (c >> 18)));
-        out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-        out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-      }
-    }
+    const jsize n = env->GetArrayLength(in);
+    out->resize(static_cast<size_t>(n));
+    env->GetByteArrayRegion(in, 0, n, reinterpret_cast<jbyte*>(&(*out)[0]));
     return true;
   } catch (...) {
-    if (!env->ExceptionCheck()) env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "");
+    if (!env->ExceptionCheck()) throw_java_out_of_memory(env);
     return false;
   }
+}
+
+jbyteArray to_bytes(JNIEnv* env, const std::string& s) noexcept {
+  const jsize n = static_cast<jsize>(s.size());
+  jbyteArray out = env->NewByteArray(n);
+  if (out == nullptr) return nullptr;  // OutOfMemoryError is pending
+  env->SetByteArrayRegion(out, 0, n, reinterpret_cast<const jbyte*>(s.data()));
+  return out;
+}
+
+jstring to_jstring(JNIEnv* env, const std::string& s) noexcept {
+  jbyteArray bytes = to_bytes(env, s);
+  if (bytes == nullptr) return nullptr;
+  jstring out = nullptr;
+  jclass string_class = env->FindClass("java/lang/String");
+  jstring charset = env->NewStringUTF("UTF-8");  // ASCII: modified UTF-8 is UTF-8 here
+  if (string_class != nullptr && charset != nullptr) {
+    // new String(bytes, "UTF-8"): Java's decoder, which replaces malformed input.
+    if (jmethodID init = env->GetMethodID(string_class, "<init>", "([BLjava/lang/String;)V"))
+      out = static_cast<jstring>(env->NewObject(string_class, init, bytes, charset));
+  }
+  if (charset != nullptr) env->DeleteLocalRef(charset);
+  if (string_class != nullptr) env->DeleteLocalRef(string_class);
+  env->DeleteLocalRef(bytes);
+  return out;  // null: an exception is pending
 }
 
 // ---- errors ----------------------------------------------------------------------------
@@ -200,12 +147,5 @@ void throw_java_out_of_memory(JNIEnv* env) noexcept {
   if (oom == nullptr || env->ThrowNew(oom, "snowfleet: out of native memory") != 0)
     last_resort(env);
 }
-
-void throw_error_for_test(int index, const std::string& message, int64_t drift_ms) {
-  throw snowfleet::Error(kind_at(index).kind, message, drift_ms);
-}
-void throw_std_exception_for_test(const std::string& message) { throw std::runtime_error(message); }
-void throw_bad_alloc_for_test() { throw std::bad_alloc(); }
-void throw_unknown_for_test() { throw 42; }
 
 }  // namespace snowfleet_java

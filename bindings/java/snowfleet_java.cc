@@ -2,7 +2,6 @@
 // are in jni_support.cc.
 #include "snowfleet_java.hpp"
 
-#include <atomic>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -12,7 +11,6 @@ namespace snowfleet_java {
 namespace {
 
 constexpr int kLayoutFields = 14;
-std::atomic<int64_t> g_live_generators{0};
 
 snowfleet::Layout make_layout(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                               int machine_bits, int sequence_bits) {
@@ -54,10 +52,49 @@ std::vector<snowfleet::ScriptedClock::Segment> segments_of(JNIEnv* env, jlongArr
   return script;
 }
 
-}  // namespace
+jlongArray decoded(JNIEnv* env, const snowfleet::Decoded& r) {
+  const jlong v[5] = {r.timestamp_ms, r.node_id, r.datacenter_id, r.machine_id, r.sequence};
+  return new_long_array(env, v, 5);
+}
 
-int64_t echo(int64_t value) { return value; }
-int64_t live_generators() { return g_live_generators.load(); }
+const snowfleet::FieldInfo& field_at(const std::vector<snowfleet::FieldInfo>& fields, int i) {
+  if (i < 0 || static_cast<size_t>(i) >= fields.size())
+    throw snowfleet::Error(snowfleet::ErrorKind::kInvalidArgument,
+                           "field index must be in [0, " + std::to_string(fields.size() - 1) +
+                               "], got " + std::to_string(i));
+  return fields[static_cast<size_t>(i)];
+}
+
+// A Status field as a Java object (SNOWFLEET_STATUS_FIELDS' types); enums by their names.
+jobject boxed(JNIEnv* env, bool v) {
+  jclass c = env->FindClass("java/lang/Boolean");
+  if (c == nullptr) throw std::bad_alloc();  // the pending error propagates
+  jmethodID of = env->GetStaticMethodID(c, "valueOf", "(Z)Ljava/lang/Boolean;");
+  jobject o = of == nullptr ? nullptr : env->CallStaticObjectMethod(c, of, static_cast<jboolean>(v));
+  env->DeleteLocalRef(c);
+  if (o == nullptr) throw std::bad_alloc();
+  return o;
+}
+jobject boxed(JNIEnv* env, int64_t v) {
+  jclass c = env->FindClass("java/lang/Long");
+  if (c == nullptr) throw std::bad_alloc();
+  jmethodID of = env->GetStaticMethodID(c, "valueOf", "(J)Ljava/lang/Long;");
+  jobject o = of == nullptr ? nullptr : env->CallStaticObjectMethod(c, of, static_cast<jlong>(v));
+  env->DeleteLocalRef(c);
+  if (o == nullptr) throw std::bad_alloc();
+  return o;
+}
+jobject boxed(JNIEnv* env, const std::string& v) {
+  jstring o = to_jstring(env, v);
+  if (o == nullptr) throw std::bad_alloc();
+  return o;
+}
+jobject boxed(JNIEnv* env, snowfleet::Mode v) { return boxed(env, std::string(snowfleet::mode_name(v))); }
+jobject boxed(JNIEnv* env, snowfleet::LeaseState v) {
+  return boxed(env, std::string(snowfleet::lease_state_name(v)));
+}
+
+}  // namespace
 
 // ---- layout and codec ------------------------------------------------------------------
 
@@ -81,25 +118,24 @@ std::string layout_preset(int64_t e, int t, int d, int m, int s) {
   return make_layout(e, t, d, m, s).preset_name();
 }
 
-int64_t compose(int64_t e, int t, int d, int m, int s, int64_t timestamp_ms, int64_t node_id,
-                int64_t sequence) {
-  return snowfleet::compose(make_layout(e, t, d, m, s), timestamp_ms, node_id, sequence);
-}
-int64_t compose_split(int64_t e, int t, int d, int m, int s, int64_t timestamp_ms,
-                      int64_t datacenter_id, int64_t machine_id, int64_t sequence) {
-  return snowfleet::compose_split(make_layout(e, t, d, m, s), timestamp_ms, datacenter_id,
-                                  machine_id, sequence);
+int64_t compose(int64_t e, int t, int d, int m, int s, int64_t timestamp_ms, bool has_node_id,
+                int64_t node_id, bool has_datacenter_id, int64_t datacenter_id, bool has_machine_id,
+                int64_t machine_id, int64_t sequence) {
+  snowfleet::NodeArgs node;
+  if (has_node_id) node.node_id = node_id;
+  if (has_datacenter_id) node.datacenter_id = datacenter_id;
+  if (has_machine_id) node.machine_id = machine_id;
+  return snowfleet::compose(make_layout(e, t, d, m, s), timestamp_ms, node, sequence);
 }
 jlongArray decode(JNIEnv* env, int64_t e, int t, int d, int m, int s, int64_t id) {
-  const snowfleet::Decoded r = snowfleet::decode(make_layout(e, t, d, m, s), id);
-  const jlong v[5] = {r.timestamp_ms, r.node_id, r.datacenter_id, r.machine_id, r.sequence};
-  return new_long_array(env, v, 5);
+  return decoded(env, snowfleet::decode(make_layout(e, t, d, m, s), id));
+}
+jlongArray decode_text(JNIEnv* env, int64_t e, int t, int d, int m, int s,
+                       const std::string& id) {
+  return decoded(env, snowfleet::decode(make_layout(e, t, d, m, s), std::string_view(id)));
 }
 int64_t parse_id(const std::string& text) { return snowfleet::parse_id(text); }
 int64_t parse_iso8601(const std::string& text) { return snowfleet::parse_iso8601(text); }
-
-double default_max_wait_ms() { return snowfleet::GeneratorOptions{}.max_wait_ms; }
-int64_t default_max_drift_ms() { return snowfleet::GeneratorOptions{}.max_drift_ms; }
 
 int parse_mode(const std::string& text) { return static_cast<int>(snowfleet::parse_mode(text)); }
 std::string mode_name(int mode) { return snowfleet::mode_name(static_cast<snowfleet::Mode>(mode)); }
@@ -107,6 +143,13 @@ std::string lease_state_name(int state) {
   if (state < 0 || state > static_cast<int>(snowfleet::LeaseState::kReleased)) return "";
   return snowfleet::lease_state_name(static_cast<snowfleet::LeaseState>(state));
 }
+
+int stats_field_count() { return static_cast<int>(snowfleet::stats_fields().size()); }
+std::string stats_field_name(int i) { return field_at(snowfleet::stats_fields(), i).name; }
+std::string stats_field_camel(int i) { return field_at(snowfleet::stats_fields(), i).camel; }
+int status_field_count() { return static_cast<int>(snowfleet::status_fields().size()); }
+std::string status_field_name(int i) { return field_at(snowfleet::status_fields(), i).name; }
+std::string status_field_camel(int i) { return field_at(snowfleet::status_fields(), i).camel; }
 
 // ---- clock -----------------------------------------------------------------------------
 
@@ -123,32 +166,15 @@ void NativeScriptedClock::append(int64_t ms, int64_t count, int64_t step_ms, int
 
 // ---- generator -------------------------------------------------------------------------
 
-namespace {
-snowfleet::GeneratorOptions options(int64_t e, int t, int d, int m, int s, int64_t node_id,
-                                    const std::string& node_source, const std::string& mode,
-                                    double max_wait_ms, int64_t max_drift_ms,
-                                    NativeScriptedClock* clock) {
-  snowfleet::GeneratorOptions o;
-  o.layout = make_layout(e, t, d, m, s);
-  o.node_id = node_id;
-  o.node_source = node_source;
-  o.mode = snowfleet::parse_mode(mode);
-  o.max_wait_ms = max_wait_ms;
-  o.max_drift_ms = max_drift_ms;
-  if (clock != nullptr) o.clock = clock->clock();
-  return o;
+void NativeGeneratorArgs::set_layout(int64_t e, int t, int d, int m, int s) {
+  args_.layout = make_layout(e, t, d, m, s);
 }
-}  // namespace
-
-NativeGenerator::NativeGenerator(int64_t e, int t, int d, int m, int s, int64_t node_id,
-                                 const std::string& node_source, const std::string& mode,
-                                 double max_wait_ms, int64_t max_drift_ms,
-                                 NativeScriptedClock* clock)
-    : gen_(options(e, t, d, m, s, node_id, node_source, mode, max_wait_ms, max_drift_ms, clock)) {
-  g_live_generators.fetch_add(1);
+void NativeGeneratorArgs::set_clock(NativeScriptedClock* clock) {
+  args_.clock = clock == nullptr ? nullptr : clock->clock();
 }
 
-NativeGenerator::~NativeGenerator() { g_live_generators.fetch_sub(1); }
+NativeGenerator::NativeGenerator(const NativeGeneratorArgs& args)
+    : gen_(snowfleet::resolve_options(args.args())) {}
 
 jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
   const size_t count = gen_.batch_size(n);  // before a Java array exists
@@ -172,30 +198,31 @@ jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
 
 jlongArray NativeGenerator::stats(JNIEnv* env) const {
   const snowfleet::Stats s = gen_.stats();
-  const jlong v[9] = {static_cast<jlong>(s.ids_issued),    static_cast<jlong>(s.rewinds_seen),
-                      static_cast<jlong>(s.waits),         static_cast<jlong>(s.waited_ns_total),
-                      static_cast<jlong>(s.waited_ns_max), static_cast<jlong>(s.refusals),
-                      static_cast<jlong>(s.ms_borrowed),   static_cast<jlong>(s.mark_writes),
-                      static_cast<jlong>(s.lease_refusals)};
-  return new_long_array(env, v, 9);
+#define SNOWFLEET_X_VALUE(type, name, camel, init, doc) static_cast<jlong>(s.name),
+  const jlong v[] = {SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_VALUE)};
+#undef SNOWFLEET_X_VALUE
+  return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));
 }
 
-std::string NativeGenerator::status(JNIEnv* env, jlongArray out) {
+jobjectArray NativeGenerator::status(JNIEnv* env) {
   const snowfleet::Status s = gen_.status();
-  constexpr jsize kFields = 9;
-  if (out == nullptr || env->GetArrayLength(out) < kFields)
-    throw snowfleet::Error(snowfleet::ErrorKind::kInternal, "status needs a long[9]");
-  const jlong v[kFields] = {s.healthy ? 1 : 0,
-                            s.wall_ms,
-                            s.last_ms,
-                            s.drift_ms,
-                            s.node_id,
-                            static_cast<jlong>(s.mode),
-                            static_cast<jlong>(s.lease_state),
-                            s.mark_ms,
-                            s.lease_expires_in_ms};
-  env->SetLongArrayRegion(out, 0, kFields, v);
-  return s.reason;
+#define SNOWFLEET_X_COUNT(type, name, camel, init, doc) +1
+  constexpr jsize kFields = 0 SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_COUNT);
+#undef SNOWFLEET_X_COUNT
+  jclass object = env->FindClass("java/lang/Object");
+  if (object == nullptr) throw std::bad_alloc();  // the pending error propagates
+  jobjectArray out = env->NewObjectArray(kFields, object, nullptr);
+  env->DeleteLocalRef(object);
+  if (out == nullptr) throw std::bad_alloc();
+  jsize i = 0;
+  auto put = [&](jobject value) {
+    env->SetObjectArrayElement(out, i++, value);
+    env->DeleteLocalRef(value);
+  };
+#define SNOWFLEET_X_PUT(type, name, camel, init, doc) put(boxed(env, s.name));
+  SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_PUT)
+#undef SNOWFLEET_X_PUT
+  return out;
 }
 
 jlongArray NativeGenerator::layout(JNIEnv* env) const { return describe(env, gen_.layout()); }

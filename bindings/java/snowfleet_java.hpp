@@ -1,11 +1,14 @@
 // The narrow, SWIG-friendly facade the Java package is generated from.
 //
 // Glue only: every function converts types between JNI and snowfleet's public API and
-// does nothing else. Layouts cross as their five defining fields (the core validates
-// them); batches, stats and decoded ids cross as Java long[] filled in one JNI call, so
-// nothing is copied element by element through a SWIG proxy. Every C++ exception is
-// turned into a Java exception by the %exception handler in snowfleet_java.i, which calls
-// throw_java_exception() below.
+// does nothing else; every rule (which options go together, ranges, defaults) is the
+// core's. Layouts cross as their five defining fields (the core validates them); batches,
+// stats and decoded ids cross as Java long[] filled in one JNI call, so nothing is copied
+// element by element through a SWIG proxy. Strings cross as UTF-8 byte[] (the typemaps in
+// snowfleet_java.i encode and decode them with java.nio's UTF-8 charset). Every C++
+// exception is turned into a Java exception by the %exception handler in snowfleet_java.i,
+// which calls throw_java_exception() below. Test hooks live in a library of their own
+// (test_hooks.hpp), never in the one the jar ships.
 #pragma once
 
 #include <jni.h>
@@ -18,7 +21,7 @@
 
 namespace snowfleet_java {
 
-// ---- errors ----------------------------------------------------------------------------
+// ---- errors and strings ----------------------------------------------------------------
 
 /// Number of entries in snowfleet::error_kinds().
 int error_kind_count();
@@ -30,10 +33,14 @@ std::string error_kind_category(int index);
 /// "Exception". The one place this rule is written down.
 std::string exception_class_name(int index);
 
-/// Java String <-> UTF-8 std::string (the core's encoding). Modified UTF-8 (what
-/// GetStringUTFChars gives) would hand the core CESU surrogates and C0 80 for NUL. On
-/// failure both leave a Java exception pending: from_jstring returns false, to_jstring null.
-bool from_jstring(JNIEnv* env, jstring in, std::string* out) noexcept;
+/// UTF-8 bytes <-> Java byte[]. JNI's own string functions speak *modified* UTF-8 (NUL as
+/// C0 80, supplementary characters as two 3-byte surrogates), which is not what the core
+/// reads or writes, so strings cross as bytes and Java's UTF-8 charset converts them. On
+/// failure both leave a Java exception pending: from_bytes returns false, to_bytes null.
+bool from_bytes(JNIEnv* env, jbyteArray in, std::string* out) noexcept;
+jbyteArray to_bytes(JNIEnv* env, const std::string& s) noexcept;
+/// A java.lang.String of UTF-8 bytes, decoded by Java's charset (malformed bytes become
+/// U+FFFD): for strings the glue builds itself (exception messages, Status.reason).
 jstring to_jstring(JNIEnv* env, const std::string& s) noexcept;
 
 /// Throws the Java exception for a core error (class from exception_class_name, message
@@ -45,18 +52,6 @@ void throw_java_internal(JNIEnv* env, const char* what) noexcept;
 /// Throws java.lang.OutOfMemoryError for a std::bad_alloc: the JVM's own answer to memory
 /// running out, which callers already handle, rather than an internal error.
 void throw_java_out_of_memory(JNIEnv* env) noexcept;
-
-/// Test hooks: throw a snowfleet::Error of kind `index`, a std::runtime_error, a
-/// std::bad_alloc, or a non-std exception, so the tests can prove none of them crosses JNI
-/// uncaught.
-void throw_error_for_test(int index, const std::string& message, int64_t drift_ms);
-void throw_std_exception_for_test(const std::string& message);
-void throw_bad_alloc_for_test();
-void throw_unknown_for_test();
-/// Returns its argument: the cost of one bare JNI call, and the int64 <-> long check.
-int64_t echo(int64_t value);
-/// NativeGenerator objects not yet freed (the tests watch the Cleaner free them).
-int64_t live_generators();
 
 // ---- layout and codec ------------------------------------------------------------------
 
@@ -73,21 +68,21 @@ std::string layout_text(int64_t epoch_ms, int timestamp_bits, int datacenter_bit
 std::string layout_preset(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                           int machine_bits, int sequence_bits);
 
+/// snowfleet::compose(layout, timestamp_ms, NodeArgs, sequence): each node field counts
+/// only when its has_ flag is set, so the core sees exactly the forms the caller gave.
 int64_t compose(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
-                int sequence_bits, int64_t timestamp_ms, int64_t node_id, int64_t sequence);
-int64_t compose_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
-                      int sequence_bits, int64_t timestamp_ms, int64_t datacenter_id,
-                      int64_t machine_id, int64_t sequence);
+                int sequence_bits, int64_t timestamp_ms, bool has_node_id, int64_t node_id,
+                bool has_datacenter_id, int64_t datacenter_id, bool has_machine_id,
+                int64_t machine_id, int64_t sequence);
 /// long[5]: timestamp_ms, node_id, datacenter_id, machine_id, sequence.
 jlongArray decode(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                   int machine_bits, int sequence_bits, int64_t id);
+/// As decode(), of an id given as decimal text (the core's strict parser).
+jlongArray decode_text(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
+                       int machine_bits, int sequence_bits, const std::string& id);
 int64_t parse_id(const std::string& text);
 /// Unix ms of an RFC 3339 date-time (snowfleet::parse_iso8601).
 int64_t parse_iso8601(const std::string& text);
-
-/// The core's GeneratorOptions defaults, so the Java builder starts from the same values.
-double default_max_wait_ms();
-int64_t default_max_drift_ms();
 
 /// 0 for "strict", 1 for "monotonic"; INVALID_ARGUMENT otherwise.
 int parse_mode(const std::string& text);
@@ -95,6 +90,16 @@ std::string mode_name(int mode);
 /// The core's name of LeaseState `state` ("none", "held", ...); "" past the last one, so
 /// dev.snowfleet.LeaseState can check its constants against the core.
 std::string lease_state_name(int state);
+
+/// The core's Stats / Status field lists (snowfleet::stats_fields(), status_fields()):
+/// how many, and each one's snake_case and camelCase name, so Java's tests compare its
+/// records with them.
+int stats_field_count();
+std::string stats_field_name(int index);
+std::string stats_field_camel(int index);
+int status_field_count();
+std::string status_field_name(int index);
+std::string status_field_camel(int index);
 
 // ---- clock -----------------------------------------------------------------------------
 
@@ -108,8 +113,11 @@ class NativeScriptedClock {
   void set_wall_ms(int64_t ms) { clock_->set_wall_ms(ms); }
   void advance_wall_ms(int64_t delta_ms) { clock_->advance_wall_ms(delta_ms); }
   int64_t peek_wall_ms() const { return clock_->peek_wall_ms(); }
+  void set_ticking(bool on) { clock_->set_ticking(on); }
+  bool ticking() const { return clock_->ticking(); }
   int64_t wall_ns() { return clock_->wall_ns(); }
   int64_t monotonic_ns() { return clock_->monotonic_ns(); }
+  void sleep_ns(int64_t ns) { clock_->sleep_ns(ns); }
   int64_t reads() const { return clock_->reads(); }
   int64_t sleep_count() const { return clock_->sleep_count(); }
   int64_t slept_ns() const { return clock_->slept_ns(); }
@@ -125,31 +133,49 @@ class NativeScriptedClock {
 
 // ---- generator -------------------------------------------------------------------------
 
+/// snowfleet::GeneratorArgs, filled one given option at a time: dev.snowfleet.Generator's
+/// builder calls a setter only for an option the user set, so an absent option stays
+/// absent and resolve_options() applies the defaults and the rules.
+class NativeGeneratorArgs {
+ public:
+  void set_layout(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
+                  int sequence_bits);
+  void set_node_id(int64_t v) { args_.node_id = v; }
+  void set_datacenter_id(int64_t v) { args_.datacenter_id = v; }
+  void set_machine_id(int64_t v) { args_.machine_id = v; }
+  void set_node_source(const std::string& v) { args_.node_source = v; }
+  void set_mode(const std::string& v) { args_.mode = v; }
+  void set_max_wait_ms(double v) { args_.max_wait_ms = v; }
+  void set_max_drift_ms(int64_t v) { args_.max_drift_ms = v; }
+  void set_clock(NativeScriptedClock* clock);
+#ifndef SWIG
+  const snowfleet::GeneratorArgs& args() const { return args_; }
+#endif
+
+ private:
+  snowfleet::GeneratorArgs args_;
+};
+
 /// A snowfleet::Generator. Java keeps it alive for as long as any proxy call may run
 /// (see dev.snowfleet.Generator), so close() only stops it and frees nothing.
 class NativeGenerator {
  public:
-  /// `clock` may be null (the system clock); `mode` is the core's text form.
-  NativeGenerator(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
-                  int sequence_bits, int64_t node_id, const std::string& node_source,
-                  const std::string& mode, double max_wait_ms, int64_t max_drift_ms,
-                  NativeScriptedClock* clock);
-  ~NativeGenerator();
+  /// Generator(resolve_options(args)).
+  explicit NativeGenerator(const NativeGeneratorArgs& args);
   NativeGenerator(const NativeGenerator&) = delete;
   NativeGenerator& operator=(const NativeGenerator&) = delete;
 
   int64_t next_id() { return gen_.next_id(); }
-  /// A new long[n] filled by one core call. n outside [0, kMaxBatch] is INVALID_ARGUMENT.
-  /// The array and the buffer are allocated before any id is reserved, so when either
-  /// cannot be (OutOfMemoryError) the generator's state and counters are unchanged.
+  /// A new long[n] filled by one core call. The core's batch_size(n) answers first (a
+  /// closed generator, then n outside [0, 2^24]). The array and the buffer are allocated
+  /// before any id is reserved, so when either cannot be (OutOfMemoryError) the
+  /// generator's state and counters are unchanged.
   jlongArray next_ids(JNIEnv* env, int64_t n);
-  /// long[9]: ids_issued, rewinds_seen, waits, waited_ns_total, waited_ns_max, refusals,
-  /// ms_borrowed, mark_writes, lease_refusals.
+  /// The Stats fields as long[], in SNOWFLEET_STATS_FIELDS order.
   jlongArray stats(JNIEnv* env) const;
-  /// Fills out[0..9): healthy (0/1), wall_ms, last_ms, drift_ms, node_id, mode,
-  /// lease_state, mark_ms, lease_expires_in_ms; returns the reason. One clock reading, as
-  /// in the core.
-  std::string status(JNIEnv* env, jlongArray out);
+  /// The Status fields as Object[], in SNOWFLEET_STATUS_FIELDS order: Boolean, String,
+  /// Long, and Mode / LeaseState as their core names. One clock reading, as in the core.
+  jobjectArray status(JNIEnv* env);
   int64_t drift_ms() { return gen_.drift_ms(); }
   int64_t node_id() const { return gen_.node_id(); }
   int mode() const { return static_cast<int>(gen_.mode()); }

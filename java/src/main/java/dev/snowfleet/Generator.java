@@ -2,7 +2,7 @@ package dev.snowfleet;
 
 import dev.snowfleet.internal.Natives;
 import dev.snowfleet.internal.jni.NativeGenerator;
-import dev.snowfleet.internal.jni.NativeScriptedClock;
+import dev.snowfleet.internal.jni.NativeGeneratorArgs;
 import dev.snowfleet.internal.jni.SnowfleetNative;
 import dev.snowfleet.testing.ScriptedClock;
 import java.lang.ref.Reference;
@@ -16,6 +16,8 @@ import java.util.Objects;
  *     long id = gen.nextId();
  *     long[] batch = gen.nextIds(10_000);   // ascending
  * }
+ * // a split layout: the node as datacenter + machine
+ * Generator.builder().layout(Layout.TWITTER).datacenterId(3).machineId(5).build();
  * }</pre>
  *
  * <p>{@link #close()} stops the generator (later calls throw
@@ -35,18 +37,23 @@ public final class Generator implements AutoCloseable {
     private final Mode mode;
 
     private Generator(Builder b) {
-        Layout l = b.layout;
-        NativeScriptedClock clock = b.clock == null ? null : Natives.clockHandle(b.clock);
-        handle = new NativeGenerator(l.epochMs(), l.timestampBits(), l.datacenterBits(),
-                l.machineBits(), l.sequenceBits(), b.nodeId, b.nodeSource, b.mode.text(),
-                b.maxWaitMs, b.maxDriftMs, clock);
+        NativeGeneratorArgs args = b.args();
+        try {
+            handle = new NativeGenerator(args);
+        } finally {
+            args.delete();
+        }
         pointer = NativeGenerator.getCPtr(handle);
         Natives.freeGeneratorWhenUnreachable(handle, pointer);
-        layout = l;
-        mode = b.mode;
+        layout = new Layout(handle.layout());
+        mode = Mode.values()[handle.mode()];
     }
 
-    /** A builder with the core's defaults: default layout, strict, maxWaitMs 5, maxDriftMs 1000. */
+    /**
+     * A builder. Options left unset take the core's defaults (default layout, strict,
+     * maxWaitMs 5, maxDriftMs 1000); the node must be given one way: nodeId, datacenterId +
+     * machineId, or nodeSource.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -73,6 +80,7 @@ public final class Generator implements AutoCloseable {
      * reserved with one clock read). If a wait fails part-way, the ids already reserved are
      * skipped (never issued to anyone) and the exception is thrown.
      *
+     * @throws GeneratorClosedException after {@link #close()}, whatever n is (checked first)
      * @throws InvalidArgumentException when n is negative or above 2^24
      * @throws OutOfMemoryError when the array (or the native buffer it is filled from) cannot
      *     be allocated; that happens before any id is reserved, so nothing was issued and the
@@ -84,16 +92,12 @@ public final class Generator implements AutoCloseable {
 
     /** The generator's counters. */
     public Stats stats() {
-        long[] s = handle.stats();
-        return new Stats(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
+        return FieldRecords.STATS.of(handle.stats());
     }
 
     /** Reads the clock once and reports whether a call now would be served. */
     public Status status() {
-        long[] v = new long[9];
-        String reason = handle.status(v);
-        return new Status(v[0] != 0, reason, v[1], v[2], v[3], v[4], Mode.values()[(int) v[5]],
-                LeaseState.values()[(int) v[6]], v[7], v[8]);
+        return FieldRecords.STATUS.of(handle.status());
     }
 
     /** max(0, last issued ms - wall clock now): how far ahead the generator runs. Reads the clock. */
@@ -137,30 +141,51 @@ public final class Generator implements AutoCloseable {
         return "Generator[node " + nodeId() + ", " + layout + ", " + mode.text() + "]";
     }
 
-    /** Options for a {@link Generator}; every value is validated by the core in {@link #build()}. */
+    /**
+     * Options for a {@link Generator}. The builder records only what is set; the core applies
+     * every rule and default in {@link #build()} (snowfleet::resolve_options), so Java accepts
+     * and refuses exactly what every other snowfleet package does.
+     */
     public static final class Builder {
-        private Layout layout = Layout.standard();
-        private long nodeId = -1;
-        private String nodeSource = "";
-        private Mode mode = Mode.STRICT;
-        private double maxWaitMs = SnowfleetNative.defaultMaxWaitMs();
-        private long maxDriftMs = SnowfleetNative.defaultMaxDriftMs();
+        private Layout layout;
+        private Long nodeId;
+        private Long datacenterId;
+        private Long machineId;
+        private String nodeSource;
+        private Mode mode;
+        private Double maxWaitMs;
+        private Long maxDriftMs;
         private ScriptedClock clock;
 
         private Builder() {}
 
-        /** 0 .. layout.maxNodeId(). Required unless {@link #nodeSource} is set (not both). */
+        /** The whole node field, 0 .. layout.maxNodeId(). One node form only (see {@link #build()}). */
         public Builder nodeId(long nodeId) {
             this.nodeId = nodeId;
             return this;
         }
 
         /**
+         * The node field's high part, 0 .. layout.maxDatacenterId(); with {@link #machineId}:
+         * the node is {@code datacenterId << machineBits | machineId}. An unsplit layout has
+         * datacenter 0 only.
+         */
+        public Builder datacenterId(long datacenterId) {
+            this.datacenterId = datacenterId;
+            return this;
+        }
+
+        /** The node field's low part, 0 .. layout.maxMachineId(); with {@link #datacenterId}. */
+        public Builder machineId(long machineId) {
+            this.machineId = machineId;
+            return this;
+        }
+
+        /**
          * Where the node id comes from, as the string every snowfleet package and the CLI
          * share: "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR]",
-         * "etcd://host:port/prefix?ttl=10". Empty: use {@link #nodeId}. "local" and "etcd"
-         * lease the node id (see {@link Status#leaseState()}). Setting both this and
-         * {@link #nodeId} makes {@link #build()} throw {@link InvalidArgumentException}.
+         * "etcd://host:port/prefix?ttl=10". "local" and "etcd" lease the node id (see
+         * {@link Status#leaseState()}). An empty string is refused by {@link #build()}.
          */
         public Builder nodeSource(String nodeSource) {
             this.nodeSource = Objects.requireNonNull(nodeSource, "nodeSource");
@@ -201,11 +226,47 @@ public final class Generator implements AutoCloseable {
         /**
          * Creates the generator.
          *
-         * @throws InvalidArgumentException for an option outside its domain (message names it)
+         * @throws InvalidArgumentException for an option outside its domain, an empty node
+         *     source, or a node given in no form, in two forms or half (datacenterId without
+         *     machineId); the message names the argument and the value
          * @throws NodeIdUnavailableException when the node source cannot provide a node id
          */
         public Generator build() {
             return new Generator(this);
+        }
+
+        /** The native GeneratorArgs holding exactly the options that were set. */
+        private NativeGeneratorArgs args() {
+            NativeGeneratorArgs a = new NativeGeneratorArgs();
+            if (layout != null) {
+                a.setLayout(layout.epochMs(), layout.timestampBits(), layout.datacenterBits(),
+                        layout.machineBits(), layout.sequenceBits());
+            }
+            if (nodeId != null) {
+                a.setNodeId(nodeId);
+            }
+            if (datacenterId != null) {
+                a.setDatacenterId(datacenterId);
+            }
+            if (machineId != null) {
+                a.setMachineId(machineId);
+            }
+            if (nodeSource != null) {
+                a.setNodeSource(nodeSource);
+            }
+            if (mode != null) {
+                a.setMode(mode.text());
+            }
+            if (maxWaitMs != null) {
+                a.setMaxWaitMs(maxWaitMs);
+            }
+            if (maxDriftMs != null) {
+                a.setMaxDriftMs(maxDriftMs);
+            }
+            if (clock != null) {
+                a.setClock(Natives.clockHandle(clock));
+            }
+            return a;
         }
     }
 }

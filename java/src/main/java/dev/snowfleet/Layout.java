@@ -9,9 +9,12 @@ import dev.snowfleet.internal.jni.SnowfleetNative;
  * or, split, "41.5.5.12@1288834974657".
  */
 public final class Layout {
-    private static final Layout STANDARD = parse("default");
-    private static final Layout TWITTER = parse("twitter");
-    private static final Layout DISCORD = parse("discord");
+    /** The default layout 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z); text name "default". */
+    public static final Layout DEFAULT = parse("default");
+    /** Twitter's 41.5.5.12@1288834974657; text name "twitter". */
+    public static final Layout TWITTER = parse("twitter");
+    /** Discord's 41.5.5.12@1420070400000; text name "discord". */
+    public static final Layout DISCORD = parse("discord");
 
     private final long epochMs;
     private final int timestampBits;
@@ -48,21 +51,6 @@ public final class Layout {
         maxTimestampMs = d[13];
         text = SnowfleetNative.layoutText(epochMs, timestampBits, datacenterBits, machineBits, sequenceBits);
         presetName = SnowfleetNative.layoutPreset(epochMs, timestampBits, datacenterBits, machineBits, sequenceBits);
-    }
-
-    /** The default layout 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z). */
-    public static Layout standard() {
-        return STANDARD;
-    }
-
-    /** Twitter's 41.5.5.12@1288834974657. */
-    public static Layout twitter() {
-        return TWITTER;
-    }
-
-    /** Discord's 41.5.5.12@1420070400000. */
-    public static Layout discord() {
-        return DISCORD;
     }
 
     /**

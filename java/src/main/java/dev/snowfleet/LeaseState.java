@@ -25,4 +25,14 @@ public enum LeaseState {
     public String text() {
         return SnowfleetNative.leaseStateName(ordinal());
     }
+
+    /** The constant the core names {@code text}: how a Status's lease state crosses JNI. */
+    static LeaseState fromText(String text) {
+        for (LeaseState s : values()) {
+            if (s.text().equals(text)) {
+                return s;
+            }
+        }
+        throw new InternalErrorException("the core named an unknown lease state '" + text + "'");
+    }
 }

@@ -12,7 +12,7 @@ public final class Snowfleet {
      * @throws InvalidArgumentException for a negative id
      */
     public static Decoded decode(long id) {
-        return decode(id, Layout.standard());
+        return decode(id, Layout.DEFAULT);
     }
 
     /**
@@ -21,8 +21,28 @@ public final class Snowfleet {
      * @throws InvalidArgumentException for a negative id
      */
     public static Decoded decode(long id, Layout layout) {
-        long[] f = SnowfleetNative.decode(layout.epochMs(), layout.timestampBits(),
-                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id);
+        return decoded(SnowfleetNative.decode(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id));
+    }
+
+    /**
+     * Unpacks an id given as decimal text (as it arrives in JSON, a URL or a log line), made
+     * with the default layout.
+     *
+     * @throws InvalidArgumentException quoting the text unless it is digits only, 0 &lt;= id
+     *     &lt;= 2^63 - 1
+     */
+    public static Decoded decode(String id) {
+        return decode(id, Layout.DEFAULT);
+    }
+
+    /** As {@link #decode(String)}, for an id made with {@code layout}. */
+    public static Decoded decode(String id, Layout layout) {
+        return decoded(SnowfleetNative.decodeText(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id));
+    }
+
+    private static Decoded decoded(long[] f) {
         return new Decoded(f[0], f[1], f[2], f[3], f[4]);
     }
 
@@ -33,20 +53,34 @@ public final class Snowfleet {
      * @throws InvalidArgumentException when the node id or sequence does not fit its field
      */
     public static long compose(Layout layout, long timestampMs, long nodeId, long sequence) {
-        return SnowfleetNative.compose(layout.epochMs(), layout.timestampBits(),
-                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(),
-                timestampMs, nodeId, sequence);
+        return compose(layout, timestampMs, NodeArgs.of(nodeId), sequence);
     }
 
     /**
      * As {@link #compose(Layout, long, long, long)}, with the node given as datacenter and
-     * machine ids (for a split layout).
+     * machine ids (for a split layout; an unsplit one takes datacenter 0).
      */
     public static long compose(Layout layout, long timestampMs, long datacenterId, long machineId,
             long sequence) {
-        return SnowfleetNative.composeSplit(layout.epochMs(), layout.timestampBits(),
-                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(),
-                timestampMs, datacenterId, machineId, sequence);
+        return compose(layout, timestampMs, NodeArgs.of(datacenterId, machineId), sequence);
+    }
+
+    /**
+     * As {@link #compose(Layout, long, long, long)}, with the node in whichever form
+     * {@code node} holds. The core checks the forms as a generator's: exactly one of node id
+     * or datacenter + machine (both halves), else {@link InvalidArgumentException} naming
+     * what was given.
+     */
+    public static long compose(Layout layout, long timestampMs, NodeArgs node, long sequence) {
+        return SnowfleetNative.compose(layout.epochMs(), layout.timestampBits(),
+                layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), timestampMs,
+                node.nodeId() != null, orZero(node.nodeId()),
+                node.datacenterId() != null, orZero(node.datacenterId()),
+                node.machineId() != null, orZero(node.machineId()), sequence);
+    }
+
+    private static long orZero(Long v) {
+        return v == null ? 0 : v;
     }
 
     /**

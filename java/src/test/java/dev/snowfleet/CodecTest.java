@@ -21,21 +21,21 @@ class CodecTest {
 
     @Test
     void composeSplitTwitter() {
-        long id = Snowfleet.compose(Layout.twitter(), 1700000000000L, 7, 13, 4095);
-        Decoded d = Snowfleet.decode(id, Layout.twitter());
+        long id = Snowfleet.compose(Layout.TWITTER, 1700000000000L, 7, 13, 4095);
+        Decoded d = Snowfleet.decode(id, Layout.TWITTER);
         assertEquals(new Decoded(1700000000000L, 7 * 32 + 13, 7, 13, 4095), d);
-        assertEquals(id, Snowfleet.compose(Layout.twitter(), 1700000000000L, 7 * 32 + 13, 4095));
+        assertEquals(id, Snowfleet.compose(Layout.TWITTER, 1700000000000L, 7 * 32 + 13, 4095));
     }
 
     @Test
     void outOfRangeInputsAreRejectedNotMasked() {
         InvalidArgumentException node = assertThrows(InvalidArgumentException.class,
-                () -> Snowfleet.compose(Layout.standard(), 1737747358021L, 1024, 0));
+                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, 1024, 0));
         assertTrue(node.getMessage().contains("1024"), node.getMessage());
         assertThrows(InvalidArgumentException.class,
-                () -> Snowfleet.compose(Layout.standard(), 1737747358021L, 1, 4096));
+                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, 1, 4096));
         TimestampOutOfRangeException ts = assertThrows(TimestampOutOfRangeException.class,
-                () -> Snowfleet.compose(Layout.standard(), 1704067199999L, 1, 0));
+                () -> Snowfleet.compose(Layout.DEFAULT, 1704067199999L, 1, 0));
         assertEquals("TIMESTAMP_OUT_OF_RANGE", ts.code());
         assertThrows(InvalidArgumentException.class, () -> Snowfleet.decode(-1));
     }
@@ -66,22 +66,22 @@ class CodecTest {
 
     @Test
     void layouts() {
-        assertEquals("41.10.12@1704067200000", Layout.standard().toString());
-        assertEquals("default", Layout.standard().presetName());
-        assertEquals("41.5.5.12@1288834974657", Layout.twitter().toString());
-        assertEquals("41.5.5.12@1420070400000", Layout.discord().toString());
-        assertEquals(Layout.twitter(), Layout.parse("41.5.5.12@1288834974657"));
-        assertEquals(Layout.twitter().hashCode(), Layout.parse("twitter").hashCode());
-        assertEquals(Layout.standard(), Layout.create(1704067200000L, 41, 10, 12));
-        assertEquals(Layout.discord(), Layout.createSplit(1420070400000L, 41, 5, 5, 12));
-        assertNotEquals(Layout.twitter(), Layout.discord());
+        assertEquals("41.10.12@1704067200000", Layout.DEFAULT.toString());
+        assertEquals("default", Layout.DEFAULT.presetName());
+        assertEquals("41.5.5.12@1288834974657", Layout.TWITTER.toString());
+        assertEquals("41.5.5.12@1420070400000", Layout.DISCORD.toString());
+        assertEquals(Layout.TWITTER, Layout.parse("41.5.5.12@1288834974657"));
+        assertEquals(Layout.TWITTER.hashCode(), Layout.parse("twitter").hashCode());
+        assertEquals(Layout.DEFAULT, Layout.create(1704067200000L, 41, 10, 12));
+        assertEquals(Layout.DISCORD, Layout.createSplit(1420070400000L, 41, 5, 5, 12));
+        assertNotEquals(Layout.TWITTER, Layout.DISCORD);
         Layout custom = Layout.create(1704067200000L, 42, 8, 13);
         assertEquals("", custom.presetName());
         assertEquals(custom, Layout.parse(custom.toString()));
         assertEquals(255, custom.maxNodeId());
         assertEquals(8191, custom.maxSequence());
-        assertTrue(Layout.twitter().split());
-        assertEquals(31, Layout.twitter().maxDatacenterId());
+        assertTrue(Layout.TWITTER.split());
+        assertEquals(31, Layout.TWITTER.maxDatacenterId());
         InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> Layout.parse("41.10.13@0"));
         assertTrue(e.getMessage().contains("64"), e.getMessage());
         InvalidArgumentException text = assertThrows(InvalidArgumentException.class, () -> Layout.parse("41.10.x@0"));

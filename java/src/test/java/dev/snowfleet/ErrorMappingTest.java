@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -57,7 +58,7 @@ class ErrorMappingTest {
             final int kind = i;
             String message = "kind " + i + ": caf\u00e9 \u2713 \ud83d\ude00";
             Throwable e = assertThrows(RuntimeException.class,
-                    () -> SnowfleetNative.throwErrorForTest(kind, message, 600 + kind));
+                    () -> SnowfleetTestNative.throwErrorForTest(kind, message, 600 + kind));
             assertSame(classOf(i), e.getClass());
             assertEquals(SnowfleetNative.errorKindCode(i), ((SnowfleetFailure) e).code());
             assertEquals(message, e.getMessage(), "the message survives UTF-8 both ways");
@@ -89,39 +90,39 @@ class ErrorMappingTest {
     @Test
     void otherCppExceptionsBecomeInternalErrorException() {
         InternalErrorException std = assertThrows(InternalErrorException.class,
-                () -> SnowfleetNative.throwStdExceptionForTest("boom"));
+                () -> SnowfleetTestNative.throwStdExceptionForTest("boom"));
         assertEquals("boom", std.getMessage());
         assertEquals("INTERNAL", std.code());
         InternalErrorException unknown = assertThrows(InternalErrorException.class,
-                SnowfleetNative::throwUnknownForTest);
+                SnowfleetTestNative::throwUnknownForTest);
         assertEquals("unknown C++ exception", unknown.getMessage());
         // The JVM is still fine after each: the next call works.
-        assertEquals(5, SnowfleetNative.echo(5));
+        assertEquals(5, SnowfleetTestNative.echo(5));
     }
 
     @Test
     void nativeOutOfMemoryBecomesOutOfMemoryError() {
-        OutOfMemoryError e = assertThrows(OutOfMemoryError.class, SnowfleetNative::throwBadAllocForTest);
+        OutOfMemoryError e = assertThrows(OutOfMemoryError.class, SnowfleetTestNative::throwBadAllocForTest);
         assertTrue(e.getMessage().contains("native memory"), e.getMessage());
-        assertEquals(5, SnowfleetNative.echo(5));
+        assertEquals(5, SnowfleetTestNative.echo(5));
     }
 
     @Test
     void invalidUtf8InACoreMessageIsReplacedNotFatal() {
-        // The core quotes at most 40 bytes of a bad mode, cutting the two-byte \u00e9 in
-        // half: the glue must turn the stray byte into U+FFFD, not hand NewStringUTF garbage.
-        String bad = "z".repeat(39) + "\u00e9\u00e9";
-        InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> Mode.parse(bad));
-        assertTrue(e.getMessage().contains("'" + "z".repeat(39) + "\ufffd'"), e.getMessage());
-        // A lone surrogate has no UTF-8 form: it reaches the core as U+FFFD.
+        // A stray byte (a character cut in half) becomes U+FFFD: Java's UTF-8 decoder reads
+        // the message, never JNI's modified UTF-8 reader (which would abort under -Xcheck:jni).
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                SnowfleetTestNative::throwInvalidUtf8ForTest);
+        assertEquals("cut \ufffd here", e.getMessage());
+        // A lone surrogate has no UTF-8 form: Java's encoder sends '?' in its place.
         Throwable lone = assertThrows(InvalidArgumentException.class,
-                () -> SnowfleetNative.throwErrorForTest(0, "a \ud800 c", 0));
-        assertEquals("a \ufffd c", lone.getMessage());
+                () -> SnowfleetTestNative.throwErrorForTest(0, "a \ud800 c", 0));
+        assertEquals("a ? c", lone.getMessage());
     }
 
     @Test
     void aBadKindIndexIsAnInvalidArgument() {
         assertThrows(InvalidArgumentException.class, () -> SnowfleetNative.errorKindCode(99));
-        assertThrows(InvalidArgumentException.class, () -> SnowfleetNative.throwErrorForTest(-1, "x", 0));
+        assertThrows(InvalidArgumentException.class, () -> SnowfleetTestNative.throwErrorForTest(-1, "x", 0));
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.Natives;
 import dev.snowfleet.testing.ScriptedClock;
 import dev.snowfleet.testing.ScriptedClock.Segment;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ class GeneratorTest {
     void defaultsComeFromTheCore() {
         try (Generator g = Generator.builder().nodeId(37).build()) {
             assertEquals(37, g.nodeId());
-            assertEquals(Layout.standard(), g.layout());
+            assertEquals(Layout.DEFAULT, g.layout());
             assertEquals(Mode.STRICT, g.mode());
             assertEquals(5.0, g.maxWaitMs());
             assertEquals(1000, g.maxDriftMs());
@@ -85,7 +85,7 @@ class GeneratorTest {
     void nodeIdAndNodeSourceTogetherAreRefused() {
         InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
                 () -> Generator.builder().nodeId(5).nodeSource("static:37").build());
-        assertTrue(e.getMessage().contains("not both"), e.getMessage());
+        assertTrue(e.getMessage().contains("got node_id=5 and node_source='static:37'"), e.getMessage());
     }
 
     @Test
@@ -93,17 +93,17 @@ class GeneratorTest {
         // Issue 10 item 5: after a monotonic burst and the Cleaner, a new generator for the
         // node re-issued 840,256 of 1,000,000 ids. The id space's last millisecond outlives it.
         Generator.Builder b = Generator.builder().nodeId(904).mode(Mode.MONOTONIC).maxDriftMs(86_400_000);
-        long live = SnowfleetNative.liveGenerators();
+        long live = Natives.liveGenerators();
         Set<Long> first = new HashSet<>();
         for (long id : b.build().nextIds(1_000_000)) {
             first.add(id);
         }
-        for (int i = 0; i < 100 && SnowfleetNative.liveGenerators() > live; i++) {
+        for (int i = 0; i < 100 && Natives.liveGenerators() > live; i++) {
             System.gc();
             Thread.sleep(20);
         }
         // Other tests' generators may be cleaned meanwhile too: at most as many as before.
-        assertTrue(SnowfleetNative.liveGenerators() <= live, "the Cleaner freed the first generator");
+        assertTrue(Natives.liveGenerators() <= live, "the Cleaner freed the first generator");
         int dup = 0;
         for (long id : b.build().nextIds(1_000_000)) {
             dup += first.contains(id) ? 1 : 0;
@@ -209,10 +209,62 @@ class GeneratorTest {
     }
 
     @Test
+    void theNodeMayBeGivenAsDatacenterAndMachine() {
+        try (Generator g = Generator.builder().layout(Layout.TWITTER).datacenterId(3).machineId(5).build()) {
+            assertEquals(3 * 32 + 5, g.nodeId());
+            Decoded d = Snowfleet.decode(g.nextId(), Layout.TWITTER);
+            assertEquals(3, d.datacenterId());
+            assertEquals(5, d.machineId());
+        }
+        InvalidArgumentException half = assertThrows(InvalidArgumentException.class,
+                () -> Generator.builder().layout(Layout.TWITTER).datacenterId(3).build());
+        assertTrue(half.getMessage().contains("datacenter_id=3 needs machine_id"), half.getMessage());
+        InvalidArgumentException two = assertThrows(InvalidArgumentException.class,
+                () -> Generator.builder().layout(Layout.TWITTER).nodeId(1).datacenterId(0).machineId(1).build());
+        assertTrue(two.getMessage().contains("node_id=1"), two.getMessage());
+    }
+
+    @Test
+    void aTickingClockMovesWhileTheGeneratorWaits() {
+        // A spent millisecond: strict mode waits for the next one. On a frozen clock that wait
+        // can never end (refused after max_wait_ms); on a ticking one, the time slept passes.
+        Layout tiny = Layout.create(EPOCH, 51, 10, 2);  // 4 ids per ms
+        ScriptedClock frozen = new ScriptedClock(EPOCH + 5000);
+        assertFalse(frozen.isTicking());
+        try (Generator g = Generator.builder().layout(tiny).nodeId(3).clock(frozen).build()) {
+            g.nextIds(4);
+            assertThrows(ClockMovedBackwardsException.class, g::nextId);
+        }
+        ScriptedClock ticking = new ScriptedClock(EPOCH + 9000);
+        ticking.setTicking(true);
+        assertTrue(ticking.isTicking());
+        try (Generator g = Generator.builder().layout(tiny).nodeId(3).clock(ticking).build()) {
+            g.nextIds(4);
+            long id = g.nextId();
+            assertEquals(EPOCH + 9001, Snowfleet.decode(id, tiny).timestampMs());
+            assertEquals(1, g.stats().waits());
+            assertTrue(ticking.sleptNs() > 0 && ticking.sleptNs() <= 5_000_000, "slept " + ticking.sleptNs());
+        }
+        ScriptedClock manual = new ScriptedClock(EPOCH);
+        manual.setTicking(true);
+        manual.sleepNs(2_000_000);
+        assertEquals(EPOCH + 2, manual.peekWallMs());
+        assertEquals(1, manual.sleepCount());
+    }
+
+    @Test
     void nodeIdIsRequiredAndValidated() {
+        // The core's rulebook answers, not its internal "node_id got -1".
         InvalidArgumentException missing = assertThrows(InvalidArgumentException.class,
                 () -> Generator.builder().build());
-        assertTrue(missing.getMessage().contains("node_id"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("node_id") && missing.getMessage().contains("node_source")
+                && !missing.getMessage().contains("-1"), missing.getMessage());
+        InvalidArgumentException empty = assertThrows(InvalidArgumentException.class,
+                () -> Generator.builder().nodeSource("").build());
+        assertTrue(empty.getMessage().contains("node_source must not be empty"), empty.getMessage());
+        InvalidArgumentException emptyBeside = assertThrows(InvalidArgumentException.class,
+                () -> Generator.builder().nodeId(5).nodeSource("").build());
+        assertTrue(emptyBeside.getMessage().contains("node_source must not be empty"), emptyBeside.getMessage());
         InvalidArgumentException big = assertThrows(InvalidArgumentException.class,
                 () -> Generator.builder().nodeId(1024).build());
         assertTrue(big.getMessage().contains("1024"), big.getMessage());
@@ -402,21 +454,21 @@ class GeneratorTest {
 
     @Test
     void unreachableGeneratorsAreFreedWithoutClose() throws InterruptedException {
-        long before = SnowfleetNative.liveGenerators();
+        long before = Natives.liveGenerators();
         // Discord's layout: generators of one node id and layout share a state word until all
         // are freed, so these strict ones must not share one with another test's monotonic
         // generator that ran ahead of the clock (default layout).
         for (int i = 0; i < 2000; i++) {
-            Generator.builder().layout(Layout.discord()).nodeId(i % 1024).build().nextId();
+            Generator.builder().layout(Layout.DISCORD).nodeId(i % 1024).build().nextId();
         }
-        assertTrue(SnowfleetNative.liveGenerators() > before, "the native objects exist until collected");
+        assertTrue(Natives.liveGenerators() > before, "the native objects exist until collected");
         // The Cleaner runs after a collection; give the GC a few chances (not a timing test).
-        for (int attempt = 0; attempt < 200 && SnowfleetNative.liveGenerators() > before; attempt++) {
+        for (int attempt = 0; attempt < 200 && Natives.liveGenerators() > before; attempt++) {
             System.gc();
             Thread.sleep(25);
         }
-        assertTrue(SnowfleetNative.liveGenerators() <= before,
-                "live native generators: " + SnowfleetNative.liveGenerators() + " (before: " + before + ")");
+        assertTrue(Natives.liveGenerators() <= before,
+                "live native generators: " + Natives.liveGenerators() + " (before: " + before + ")");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.snowfleet;
 
-import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.Natives;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -40,10 +40,10 @@ public final class LifetimesProbe {
             for (End end : End.values()) {
                 String name = end.name().toLowerCase();
                 settle();
-                long rss0 = rssKiB(), heap0 = heapKiB(), live0 = SnowfleetNative.liveGenerators();
+                long rss0 = rssKiB(), heap0 = heapKiB(), live0 = Natives.liveGenerators();
                 run(end, lifetimes, pool);
                 settle();
-                long rss1 = rssKiB(), heap1 = heapKiB(), live1 = SnowfleetNative.liveGenerators();
+                long rss1 = rssKiB(), heap1 = heapKiB(), live1 = Natives.liveGenerators();
                 System.out.println(name + ".rssKiB=" + rss0 + " " + rss1);
                 System.out.println(name + ".heapKiB=" + heap0 + " " + heap1);
                 System.out.println(name + ".live=" + live0 + " " + live1);
@@ -115,7 +115,7 @@ public final class LifetimesProbe {
      * frees it); gives up after a few seconds rather than hang, and the test sees the count.
      */
     static void settle() throws InterruptedException {
-        for (int attempt = 0; attempt < 400 && SnowfleetNative.liveGenerators() > 0; attempt++) {
+        for (int attempt = 0; attempt < 400 && Natives.liveGenerators() > 0; attempt++) {
             System.gc();
             Thread.sleep(10);
         }

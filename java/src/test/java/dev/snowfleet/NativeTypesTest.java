@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import org.junit.jupiter.api.Test;
 
 /** int64_t is Java long end to end (SWIGWORDSIZE64 would have made it int). */
@@ -13,7 +14,7 @@ class NativeTypesTest {
         long[] values = {0, 1, (1L << 31), (1L << 31) + 7, (1L << 32) + 1, 141264821508263936L,
                 Long.MAX_VALUE, -1, Long.MIN_VALUE};
         for (long v : values) {
-            assertEquals(v, SnowfleetNative.echo(v));
+            assertEquals(v, SnowfleetTestNative.echo(v));
         }
     }
 
@@ -23,7 +24,7 @@ class NativeTypesTest {
         assertEquals(big, Snowfleet.parseId("141264821508263936"));
         Decoded d = Snowfleet.decode(big);
         assertEquals(1737747358021L, d.timestampMs());
-        assertEquals(big, Snowfleet.compose(Layout.standard(), d.timestampMs(), d.nodeId(), d.sequence()));
+        assertEquals(big, Snowfleet.compose(Layout.DEFAULT, d.timestampMs(), d.nodeId(), d.sequence()));
     }
 
     @Test

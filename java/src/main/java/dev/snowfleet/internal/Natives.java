@@ -3,6 +3,7 @@ package dev.snowfleet.internal;
 import dev.snowfleet.internal.jni.NativeScriptedClock;
 import dev.snowfleet.internal.jni.SnowfleetNativeJNI;
 import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -15,13 +16,23 @@ import java.util.function.Function;
  */
 public final class Natives {
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final AtomicLong LIVE_GENERATORS = new AtomicLong();
     private static volatile Function<Object, NativeScriptedClock> clockHandles;
 
     private Natives() {}
 
     /** Frees the C++ NativeGenerator behind {@code proxy} once the proxy is unreachable. */
     public static void freeGeneratorWhenUnreachable(Object proxy, long pointer) {
-        CLEANER.register(proxy, () -> SnowfleetNativeJNI.delete_NativeGenerator(pointer));
+        LIVE_GENERATORS.incrementAndGet();
+        CLEANER.register(proxy, () -> {
+            SnowfleetNativeJNI.delete_NativeGenerator(pointer);
+            LIVE_GENERATORS.decrementAndGet();
+        });
+    }
+
+    /** Native generators whose C++ object the Cleaner has not yet deleted. */
+    public static long liveGenerators() {
+        return LIVE_GENERATORS.get();
     }
 
     /** Frees the C++ NativeScriptedClock behind {@code proxy} once the proxy is unreachable. */

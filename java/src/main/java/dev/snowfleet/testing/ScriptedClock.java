@@ -16,6 +16,10 @@ import java.util.Objects;
  * keeps extending the last segment's pattern, so {@code [of(t)]} is frozen,
  * {@code [of(a), of(b, 1, 1)]} returns a, b, b+1, ..., and {@code [of(t, 1, -4)]} retreats
  * 4 ms per read.
+ *
+ * <p>Monotonic time advances only by what sleeps on the clock; the wall clock follows the
+ * script alone unless the clock {@linkplain #setTicking ticks}, when time slept passes on the
+ * wall too, so a test of a wait sees the clock move while the generator waits.
  */
 public final class ScriptedClock {
     static {
@@ -41,6 +45,11 @@ public final class ScriptedClock {
         /** {@code count} readings stepping by {@code stepMs} each. */
         public static Segment of(long ms, long count, long stepMs) {
             return new Segment(ms, count, stepMs, 1);
+        }
+
+        /** {@code count} readings stepping by {@code stepMs} every {@code every} readings. */
+        public static Segment of(long ms, long count, long stepMs, long every) {
+            return new Segment(ms, count, stepMs, every);
         }
     }
 
@@ -75,7 +84,36 @@ public final class ScriptedClock {
 
     /** Appends one segment to the script. */
     public void append(Segment segment) {
-        handle.append(segment.ms(), segment.count(), segment.stepMs(), segment.every());
+        append(segment.ms(), segment.count(), segment.stepMs(), segment.every());
+    }
+
+    /** Appends one reading at {@code ms} (as the last segment: the clock freezes there). */
+    public void append(long ms) {
+        append(ms, 1, 0, 1);
+    }
+
+    /** Appends segment {ms, count, stepMs, every} (see {@link Segment}). */
+    public void append(long ms, long count, long stepMs, long every) {
+        handle.append(ms, count, stepMs, every);
+    }
+
+    /**
+     * Ticking: while on, time slept on this clock passes on the wall too (every reading is the
+     * script's plus the ns slept since ticking was turned on or the script last set). Off by
+     * default: a frozen script stays frozen.
+     */
+    public void setTicking(boolean ticking) {
+        handle.setTicking(ticking);
+    }
+
+    /** Whether the clock {@linkplain #setTicking ticks}. */
+    public boolean isTicking() {
+        return handle.ticking();
+    }
+
+    /** Sleeps {@code ns} of virtual time on the clock, as a generator's wait does (returns at once). */
+    public void sleepNs(long ns) {
+        handle.sleepNs(ns);
     }
 
     /** Freezes the wall clock at {@code ms} (replaces the script). */

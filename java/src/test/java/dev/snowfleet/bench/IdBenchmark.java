@@ -3,7 +3,7 @@ package dev.snowfleet.bench;
 import com.github.f4b6a3.tsid.TsidCreator;
 import dev.snowfleet.Generator;
 import dev.snowfleet.Mode;
-import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -115,7 +115,7 @@ public class IdBenchmark {
     /** One bare JNI call (a static native method returning its long argument). */
     @Benchmark
     public long bareJniCall() {
-        return SnowfleetNative.echo(x);
+        return SnowfleetTestNative.echo(x);
     }
 
     @Benchmark

@@ -3,7 +3,7 @@ package dev.snowfleet.bench;
 import com.github.f4b6a3.tsid.TsidCreator;
 import dev.snowfleet.Generator;
 import dev.snowfleet.Mode;
-import dev.snowfleet.internal.jni.SnowfleetNative;
+import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -128,7 +128,7 @@ public final class PairedBench {
             long run(int n) {
                 long s = 0;
                 for (int i = 0; i < n; i++) {
-                    s += SnowfleetNative.echo(i);
+                    s += SnowfleetTestNative.echo(i);
                 }
                 return s;
             }

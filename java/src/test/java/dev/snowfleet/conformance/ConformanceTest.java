@@ -69,7 +69,7 @@ class ConformanceTest {
             assertTrue(doc.path("cases").size() > 0, f + " has no cases");
             kinds.add(doc.path("kind").asText());
         }
-        assertEquals(Set.of("layout", "codec", "scenario", "time"), kinds, "vector kinds in " + vectorsDir());
+        assertEquals(Set.of("arguments", "layout", "codec", "scenario", "time"), kinds, "vector kinds in " + vectorsDir());
     }
 
     @TestFactory
@@ -96,6 +96,9 @@ class ConformanceTest {
                         break;
                     case "time":
                         run = () -> runTime(c);
+                        break;
+                    case "arguments":
+                        run = () -> ArgumentVectors.run(c);
                         break;
                     default:
                         run = () -> fail("unknown vector kind '" + kind + "' in " + f);
