@@ -7,6 +7,7 @@ import pathlib
 import pickle
 import sys
 import time
+from typing import Callable, List, NamedTuple, Tuple
 
 import pytest
 
@@ -312,3 +313,23 @@ def test_a_monotonic_burst_outlives_its_generator() -> None:
     del g
     second = set(Generator(node_id=63, mode="monotonic", max_drift_ms=86_400_000).next_ids(1_000_000))
     assert not first & second
+
+
+@pytest.mark.parametrize("record, fields", [(snowfleet.Stats, snowfleet._snowfleet.stats_fields),
+                                            (snowfleet.Status, snowfleet._snowfleet.status_fields)])
+def test_stats_and_status_fields_are_the_cores(record: type, fields: Callable[[], List[Tuple[str, str]]]) -> None:
+    core = fields()
+    assert list(record._fields) == [name for name, _ in core]  # type: ignore[attr-defined]
+    for name, doc in core:
+        assert getattr(record, name).__doc__ == doc and doc
+
+
+def test_a_record_that_drifts_from_the_core_is_refused_at_import() -> None:
+    from snowfleet._generator import _adopt_core_fields
+
+    class Swapped(NamedTuple):
+        rewinds_seen: int
+        ids_issued: int
+
+    with pytest.raises(ImportError, match="rewinds_seen"):
+        _adopt_core_fields(Swapped, [("ids_issued", "a"), ("rewinds_seen", "b")])
