@@ -94,7 +94,8 @@ void add_codec(py::module_& m) {
       "The node as node_id or datacenter_id + machine_id (None: not given); the core checks "
       "which form was given.");
   m.def(
-      "decode", [](const sf::Layout& layout, int64_t id) { return decoded(sf::decode(layout, id)); },
+      "decode",
+      [](const sf::Layout& layout, int64_t id) { return decoded(sf::decode(layout, id)); },
       py::arg("layout"), py::arg("id"),
       "(timestamp_ms, node_id, datacenter_id, machine_id, sequence)");
   m.def(
@@ -134,8 +135,7 @@ void add_scripted_clock(py::module_& m) {
           },
           py::arg("ms"), py::arg("count"), py::arg("step_ms"), py::arg("every"))
       .def(
-          "set_wall_ms", [](sf::ScriptedClock& c, int64_t ms) { c.set_wall_ms(ms); },
-          py::arg("ms"))
+          "set_wall_ms", [](sf::ScriptedClock& c, int64_t ms) { c.set_wall_ms(ms); }, py::arg("ms"))
       .def(
           "advance_wall_ms", [](sf::ScriptedClock& c, int64_t d) { c.advance_wall_ms(d); },
           py::arg("delta_ms"))
@@ -202,8 +202,8 @@ PYBIND11_MODULE(_snowfleet, m) {
         return out;
       },
       "[(code, name, category, summary)] for every core error kind, in declaration order.");
-  m.def("_register_error_classes", &snowfleet_python::register_error_classes,
-        py::arg("by_code"), "Installs {code: exception class}; called once by snowfleet._errors.");
+  m.def("_register_error_classes", &snowfleet_python::register_error_classes, py::arg("by_code"),
+        "Installs {code: exception class}; called once by snowfleet._errors.");
   m.def(
       "stats_fields", [] { return fields(sf::stats_fields()); },
       "[(name, doc)] of the core's Stats fields, in order (SNOWFLEET_STATS_FIELDS).");

@@ -139,8 +139,8 @@ PyObject* g_array_template = nullptr;
 py::object next_ids(py::handle self, int64_t n) {
   sf::Generator& gen = generator_of(self);
   const size_t count = gen.batch_size(n);
-  py::object out = py::reinterpret_steal<py::object>(
-      PyNumber_Multiply(g_array_template, py::int_(count).ptr()));
+  py::object out =
+      py::reinterpret_steal<py::object>(PyNumber_Multiply(g_array_template, py::int_(count).ptr()));
   if (!out) throw py::error_already_set();
   if (count == 0) return out;
   Py_buffer view;
@@ -189,15 +189,15 @@ py::tuple status_values(const sf::Status& record) {
 
 template <class F, class... Extra>
 void method(py::handle type, const char* name, F&& f, const Extra&... extra) {
-  type.attr(name) = py::cpp_function(std::forward<F>(f), py::name(name), py::is_method(type),
-                                     extra...);
+  type.attr(name) =
+      py::cpp_function(std::forward<F>(f), py::name(name), py::is_method(type), extra...);
 }
 
 template <class F>
 void property(py::handle type, const char* name, F&& f, const char* doc) {
-  type.attr(name) = py::module_::import("builtins")
-                        .attr("property")(py::cpp_function(std::forward<F>(f)), py::none(),
-                                          py::none(), doc);
+  type.attr(name) =
+      py::module_::import("builtins")
+          .attr("property")(py::cpp_function(std::forward<F>(f)), py::none(), py::none(), doc);
 }
 
 }  // namespace
@@ -222,8 +222,8 @@ void add_generator_type(py::module_& m) {
   // constructor of one of its own classes.
   type.attr("__init__") = py::cpp_function(
       &init, py::name("Generator"), py::is_method(type), py::arg("layout"), py::arg("node_id"),
-         py::arg("datacenter_id"), py::arg("machine_id"), py::arg("node_source"),
-         py::arg("mode"), py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"),
+      py::arg("datacenter_id"), py::arg("machine_id"), py::arg("node_source"), py::arg("mode"),
+      py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"),
       "Every argument may be None (not given); the core applies the rules and defaults.");
   method(type, "_next_ids", &next_ids, py::arg("n"));
   method(
