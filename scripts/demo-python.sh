@@ -29,7 +29,7 @@ print(f"next_ids(10_000): {len(batch)} ids, array('{batch.typecode}'), "
 
 print("the seed's literal:", snowfleet.decode(141264821508263936))
 print("compose back:     ", snowfleet.compose(timestamp_ms=1737747358021, node_id=37))
-tw = snowfleet.Layout.twitter()
+tw = snowfleet.Layout.TWITTER
 print(f"twitter layout {tw}: 1724551110457221119 ->", snowfleet.decode(1724551110457221119, tw))
 
 clock = ScriptedClock([1737747359000, (1737747358400, 1, 1)])  # the clock jumps back 600 ms

@@ -6,8 +6,9 @@
 #   bash scripts/test-python.sh --install-only   # prerequisites, venv and `pip install .`
 #
 # Steps: install build prerequisites if missing (apt), make a private venv (out/py-venv, or
-# $SNOWFLEET_PY_VENV), `pip install .` (scikit-build-core + pybind11 from PyPI build the core and
-# the extension), run pytest with optional tools required (numpy, mypy: nothing is skipped),
+# $SNOWFLEET_PY_VENV), `pip install .` with the test-only module _snowfleet_testing
+# (-DSNOWFLEET_PYTHON_TEST_HOOKS=ON: the benchmark's pybind11 reference rows; scikit-build-core +
+# pybind11 from PyPI build the core and the extension), run pytest with optional tools required (numpy, mypy: nothing is skipped),
 # then prove the other two install routes: `pip install -e .` and an sdist built from the tree
 # (it must carry core/). Set SNOWFLEET_PY_PACKAGING=0 to skip those two.
 set -euo pipefail
@@ -44,8 +45,9 @@ PY="$VENV/bin/python"
 "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
 
 # ---- pip install . and the test suite ---------------------------------------------------------
-log "pip install $ROOT"
-"$PY" -m pip install -q --disable-pip-version-check "$ROOT"
+log "pip install $ROOT (with the test-only module)"
+"$PY" -m pip install -q --disable-pip-version-check \
+  -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON "$ROOT"
 [[ "${1:-}" == --install-only ]] && exit 0
 # Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
 # snowflake-id: the benchmark's peer, smoke-run by the suite; hypothesis: the differential
@@ -88,7 +90,11 @@ print("editable install ok:", p.parent)')
   (cd / && "$PY" -c 'import snowfleet
 assert "site-packages" in snowfleet.__file__
 print("sdist install ok:", snowfleet.decode(snowfleet.Generator(4).next_id()))')
-  # Leave the venv with the regular install, as after `pip install .`.
+  # Leave the venv with the regular install, as after `pip install .`: it must not carry the
+  # test-only module.
   "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$ROOT"
+  (cd / && "$PY" -c 'import importlib.util, snowfleet
+assert importlib.util.find_spec("snowfleet._snowfleet_testing") is None, "a plain install ships the test hooks"
+print("plain install ok: no snowfleet._snowfleet_testing")')
 fi
 log "python: all tests passed"

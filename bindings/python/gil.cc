@@ -17,8 +17,6 @@ namespace {
 // wait hooks must not release it a second time.
 thread_local bool t_gil_released = false;
 
-std::atomic<uint64_t> g_gil_releases{0};
-
 // ---- the exit gate --------------------------------------------------------------------------
 //
 // Closed by before_exit(), an atexit callback. CPython runs atexit callbacks with the
@@ -82,7 +80,6 @@ void after_fork_child() {
 // The core calls these around every blocking sleep, never on the fast path.
 void* wait_enter(void*) {
   if (t_gil_released) return nullptr;
-  g_gil_releases.fetch_add(1, std::memory_order_relaxed);
   return release_gil();
 }
 void wait_leave(void*, void* token) {
@@ -114,7 +111,5 @@ void install_exit_gate() {
   py::module_::import("atexit").attr("register")(py::cpp_function(&before_exit));
   pthread_atfork(nullptr, nullptr, after_fork_child);
 }
-
-uint64_t gil_releases() { return g_gil_releases.load(std::memory_order_relaxed); }
 
 }  // namespace snowfleet_python

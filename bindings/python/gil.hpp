@@ -49,7 +49,4 @@ using GeneratorHolder = std::unique_ptr<snowfleet::Generator, GeneratorDelete>;
 /// once, from the module's init (with the GIL).
 void install_exit_gate();
 
-/// Waits that released the GIL through the wait hooks (read by the tests).
-uint64_t gil_releases();
-
 }  // namespace snowfleet_python

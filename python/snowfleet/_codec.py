@@ -30,17 +30,23 @@ class Decoded(NamedTuple):
         return _UNIX_EPOCH + _dt.timedelta(milliseconds=self.timestamp_ms)
 
 
-def decode(id: int, layout: Union[Layout, str, None] = None) -> Decoded:
-    """Unpacks an id with ``layout`` (default: the default layout).
+def decode(id: Union[int, str], layout: Union[Layout, str, None] = None) -> Decoded:
+    """Unpacks an id, given as an int or as its decimal text, with ``layout`` (default: the
+    default layout).
 
     >>> decode(141264821508263936)
     Decoded(timestamp_ms=1737747358021, node_id=37, datacenter_id=0, machine_id=37, sequence=0)
+    >>> decode("141264821508263936").node_id
+    37
 
-    Raises InvalidArgument for a negative id or one above 2**63 - 1, TypeError for a
-    non-int (parse a decimal string with :func:`parse_id` first).
+    Raises InvalidArgument for a negative id or one above 2**63 - 1, and for text that is not
+    plain decimal digits (:func:`parse_id`'s rules); TypeError for anything but an int or a
+    str.
     """
-    value = as_int(id, "id")
-    return Decoded(*_core.decode(layout_arg(layout)._native, value))
+    native = layout_arg(layout)._native
+    if isinstance(id, str):
+        return Decoded(*_core.decode_text(native, id))
+    return Decoded(*_core.decode(native, as_int(id, "id")))
 
 
 def compose(
@@ -52,26 +58,21 @@ def compose(
     datacenter_id: Optional[int] = None,
     machine_id: Optional[int] = None,
 ) -> int:
-    """Packs fields into an id. Give ``node_id``, or ``datacenter_id`` and ``machine_id`` for
-    a split layout. Nothing is masked: a timestamp outside the layout's window raises
-    TimestampOutOfRange, a node id or sequence outside its field InvalidArgument.
+    """Packs fields into an id. Give ``node_id``, or ``datacenter_id`` and ``machine_id``
+    (the core refuses any other combination with InvalidArgument). Nothing is masked: a
+    timestamp outside the layout's window raises TimestampOutOfRange, a node id or sequence
+    outside its field InvalidArgument.
 
     >>> compose(timestamp_ms=1737747358021, node_id=37)
     141264821508263936
     """
-    native = layout_arg(layout)._native
-    ts = as_int(timestamp_ms, "timestamp_ms")
-    seq = as_int(sequence, "sequence")
-    if datacenter_id is None and machine_id is None:
-        if node_id is None:
-            raise TypeError("compose() needs node_id, or datacenter_id and machine_id")
-        return _core.compose(native, ts, as_int(node_id, "node_id"), seq)
-    if node_id is not None:
-        raise TypeError("compose() takes node_id or datacenter_id + machine_id, not both")
-    if datacenter_id is None or machine_id is None:
-        raise TypeError("compose() needs both datacenter_id and machine_id")
-    return _core.compose_split(
-        native, ts, as_int(datacenter_id, "datacenter_id"), as_int(machine_id, "machine_id"), seq
+    return _core.compose(
+        layout_arg(layout)._native,
+        as_int(timestamp_ms, "timestamp_ms"),
+        None if node_id is None else as_int(node_id, "node_id"),
+        None if datacenter_id is None else as_int(datacenter_id, "datacenter_id"),
+        None if machine_id is None else as_int(machine_id, "machine_id"),
+        as_int(sequence, "sequence"),
     )
 
 

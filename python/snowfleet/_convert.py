@@ -57,6 +57,13 @@ def as_float(value: object, name: str) -> float:
         raise InvalidArgument(f"{name} is too large, got {_shown(value)}") from None
 
 
+def as_bool(value: object, name: str) -> bool:
+    """A bool as is; TypeError for anything else (0 and 1 included)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__} {_shown(value)}")
+    return value
+
+
 def as_str(value: object, name: str) -> str:
     """A str as is; TypeError for anything else."""
     if not isinstance(value, str):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import array
 from types import TracebackType
-from typing import NamedTuple, Optional, Type, Union
+from typing import List, NamedTuple, Optional, Tuple, Type, Union
 
 from . import _snowfleet as _core
 from ._convert import as_float, as_int, as_str
-from ._errors import InvalidArgument
 from ._layout import Layout, layout_arg
 
 #: Largest ``n`` for :meth:`Generator.next_ids`.
@@ -16,50 +15,53 @@ MAX_BATCH: int = _core.MAX_BATCH
 
 
 class Stats(NamedTuple):
-    """Counters, monotonically increasing over a generator's life."""
+    """Counters, monotonically increasing over a generator's life. The fields are the core's
+    (``_snowfleet.stats_fields()``, checked at import); each one's doc is the core's."""
 
     ids_issued: int
     rewinds_seen: int
-    """Wall readings behind the highest reading the generator had seen."""
     waits: int
-    """Calls that had to wait (rewind inside the budget, spent millisecond, drift limit)."""
     waited_ns_total: int
     waited_ns_max: int
     refusals: int
-    """Calls refused because the clock was unusable."""
     ms_borrowed: int
-    """Monotonic mode: ms the logical clock ran past the wall clock on sequence overflow."""
     mark_writes: int
-    """Leased node ids: high-water marks persisted (about one a second while minting, plus
-    one at close()). 0 without a lease."""
     lease_refusals: int
-    """Calls refused with LeaseLost."""
 
 
 class Status(NamedTuple):
-    """Whether the generator can issue ids right now (a service maps not healthy to 503)."""
+    """Whether the generator can issue ids right now (a service maps not healthy to 503). The
+    fields are the core's (``_snowfleet.status_fields()``, checked at import); each one's doc
+    is the core's."""
 
     healthy: bool
     reason: str
-    """Empty when healthy."""
     wall_ms: int
-    """The wall reading taken for this status."""
     last_ms: int
-    """Unix ms of the last issued id (-1 before the first)."""
     drift_ms: int
-    """max(0, last_ms - wall_ms)."""
     node_id: int
     mode: str
     lease_state: str
-    """``"none"`` unless the node id is leased (``node_source="local..."`` or ``"etcd://..."``);
-    then ``"held"``, ``"unconfirmed"`` (etcd, past the local deadline), ``"lost"`` or
-    ``"released"`` (after close())."""
     mark_ms: int
-    """The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id
-    at or below it. -1 without a lease."""
     lease_expires_in_ms: int
-    """etcd: ms until the local lease deadline (negative once past it). -1 when the lease
-    cannot expire while the process lives (``"local"``) or there is no lease."""
+
+
+def _adopt_core_fields(record: type, fields: List[Tuple[str, str]]) -> None:
+    """Checks that ``record`` declares the core's fields in the core's order (the
+    declarations above exist for type checkers; the core's lists are the definition) and
+    gives each field the core's doc."""
+    declared = tuple(record._fields)  # type: ignore[attr-defined]
+    core = tuple(name for name, _ in fields)
+    if declared != core:
+        raise ImportError(
+            f"snowfleet.{record.__name__} declares {declared}, the core's fields are {core}"
+        )
+    for name, doc in fields:
+        getattr(record, name).__doc__ = doc
+
+
+_adopt_core_fields(Stats, _core.stats_fields())
+_adopt_core_fields(Status, _core.status_fields())
 
 
 class Generator(_core.Generator):
@@ -70,9 +72,14 @@ class Generator(_core.Generator):
     ``mode="monotonic"`` never follows the clock down and borrows the next millisecond when
     one is spent, refusing only when it would run more than ``max_drift_ms`` ahead.
 
-    The node id comes from ``node_id`` or from ``node_source`` (``"static:37"``,
-    ``"env:VAR"``, ``"k8s[:OFFSET]"``, ``"local[:DIR]"``, ``"etcd://host:port/prefix"``;
-    the last two lease the node id, see :meth:`status`). ``clock`` takes a
+    The node comes from exactly one of ``node_id``, ``datacenter_id`` + ``machine_id`` (the
+    two halves of a split layout's node, e.g. ``layout="twitter"``) or ``node_source``
+    (``"static:37"``, ``"env:VAR"``, ``"k8s[:OFFSET]"``, ``"local[:DIR]"``,
+    ``"etcd://host:port/prefix"``; the last two lease the node id, see :meth:`status`).
+    Arguments left out (None) take the core's defaults: the default layout, ``"strict"``,
+    ``max_wait_ms=5``, ``max_drift_ms=1000``. The core checks every rule (one node form,
+    ranges, mode names) and raises InvalidArgument naming the argument and the value; a value
+    of the wrong type is a TypeError. ``clock`` takes a
     :class:`snowfleet.testing.ScriptedClock` for deterministic tests.
 
     :meth:`next_id` keeps the GIL (releasing it would cost more than the id) except while it
@@ -93,23 +100,16 @@ class Generator(_core.Generator):
         node_id: Optional[int] = None,
         *,
         layout: Union[Layout, str, None] = None,
-        mode: str = "strict",
-        max_wait_ms: float = 5.0,
-        max_drift_ms: int = 1000,
+        mode: Optional[str] = None,
+        max_wait_ms: Optional[float] = None,
+        max_drift_ms: Optional[int] = None,
         clock: Optional[_core.ScriptedClock] = None,
         node_source: Optional[str] = None,
+        datacenter_id: Optional[int] = None,
+        machine_id: Optional[int] = None,
     ) -> None:
-        lay = layout_arg(layout)
-        if node_source is None:
-            if node_id is None:
-                raise TypeError("Generator() needs node_id (or node_source=...)")
-            node, source = as_int(node_id, "node_id"), ""
-        else:
-            if node_id is not None:
-                raise TypeError("Generator() takes node_id or node_source, not both")
-            node, source = -1, as_str(node_source, "node_source")
-            if not source:
-                raise InvalidArgument("node_source must not be empty")
+        # Only host type conversion here: None means "not given", and the core decides
+        # which combinations are valid and what the defaults are.
         if clock is not None and not isinstance(clock, _core.ScriptedClock):
             raise TypeError(
                 f"clock must be a snowfleet.testing.ScriptedClock or None, got {type(clock).__name__}"
@@ -117,12 +117,14 @@ class Generator(_core.Generator):
         if clock is not None and not getattr(clock, "_ready", True):
             raise TypeError("clock is a ScriptedClock whose construction failed")
         super().__init__(
-            lay._native,
-            node,
-            source,
-            as_str(mode, "mode"),
-            as_float(max_wait_ms, "max_wait_ms"),
-            as_int(max_drift_ms, "max_drift_ms"),
+            None if layout is None else layout_arg(layout)._native,
+            None if node_id is None else as_int(node_id, "node_id"),
+            None if datacenter_id is None else as_int(datacenter_id, "datacenter_id"),
+            None if machine_id is None else as_int(machine_id, "machine_id"),
+            None if node_source is None else as_str(node_source, "node_source"),
+            None if mode is None else as_str(mode, "mode"),
+            None if max_wait_ms is None else as_float(max_wait_ms, "max_wait_ms"),
+            None if max_drift_ms is None else as_int(max_drift_ms, "max_drift_ms"),
             clock,
         )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, ClassVar, Optional, Tuple
 
 from . import _snowfleet as _core
 from ._convert import as_int, as_int32, as_str
@@ -18,12 +18,20 @@ class Layout:
     immutable, always valid (every constructor is checked by the core), hashable and
     compares equal to any Layout with the same fields.
 
-    >>> Layout.twitter() == Layout.parse("41.5.5.12@1288834974657")
+    The presets are class attributes: ``Layout.DEFAULT`` (41.10.12@1704067200000: 10-bit
+    node, epoch 2024-01-01T00:00:00Z), ``Layout.TWITTER`` (41.5.5.12@1288834974657:
+    Twitter's 5-bit datacenter + 5-bit machine) and ``Layout.DISCORD``
+    (41.5.5.12@1420070400000: Twitter's split with Discord's epoch, 2015-01-01).
+
+    >>> Layout.TWITTER == Layout.parse("41.5.5.12@1288834974657")
     True
     """
 
     __slots__ = ("_native",)
     _native: _core.Layout
+    DEFAULT: ClassVar["Layout"]
+    TWITTER: ClassVar["Layout"]
+    DISCORD: ClassVar["Layout"]
 
     def __init__(self, text: str = "default") -> None:
         """Same as :meth:`Layout.parse`; ``Layout()`` is the default layout."""
@@ -36,21 +44,6 @@ class Layout:
         return obj
 
     # ---- constructors -------------------------------------------------------------------
-
-    @classmethod
-    def default(cls) -> "Layout":
-        """41.10.12@1704067200000: 10-bit node, epoch 2024-01-01T00:00:00Z."""
-        return cls._wrap(_core.Layout.standard())
-
-    @classmethod
-    def twitter(cls) -> "Layout":
-        """41.5.5.12@1288834974657: Twitter's 5-bit datacenter + 5-bit machine."""
-        return cls._wrap(_core.Layout.twitter())
-
-    @classmethod
-    def discord(cls) -> "Layout":
-        """41.5.5.12@1420070400000: Twitter's split with Discord's epoch (2015-01-01)."""
-        return cls._wrap(_core.Layout.discord())
 
     @classmethod
     def parse(cls, text: str) -> "Layout":
@@ -216,4 +209,7 @@ def layout_arg(layout: object) -> Layout:
     raise TypeError(f"layout must be a Layout, a str or None, got {type(layout).__name__}")
 
 
-_DEFAULT = Layout.default()
+Layout.DEFAULT = Layout._wrap(_core.Layout.DEFAULT)
+Layout.TWITTER = Layout._wrap(_core.Layout.TWITTER)
+Layout.DISCORD = Layout._wrap(_core.Layout.DISCORD)
+_DEFAULT = Layout.DEFAULT

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Iterable, List, Mapping, Tuple, Union
 
 from . import _snowfleet as _core
-from ._convert import as_int
+from ._convert import as_bool, as_int
 
 __all__ = ["ScriptedClock", "SegmentSpec"]
 
@@ -62,6 +62,9 @@ class ScriptedClock(_core.ScriptedClock):
     * ``[(t, 1, -4)]`` retreats 4 ms per read,
     * ``[{"ms": t, "step_ms": 1, "every": 2}]`` advances 1 ms every 2 reads.
 
+    ``ticking=True`` (or setting ``clock.ticking``) lets the time a generator sleeps on the
+    clock pass on its wall readings, so a test of a wait sees it end as on a real clock.
+
     Pass it as ``Generator(..., clock=clock)``. The counters ``reads``, ``sleep_count``,
     ``slept_ns``, ``max_sleep_ns`` and ``min_sleep_ns`` show what the generator did.
     """
@@ -71,10 +74,31 @@ class ScriptedClock(_core.ScriptedClock):
     # `self` with repr()): repr() and Generator must not touch it.
     __slots__ = ("_ready",)
 
-    def __init__(self, segments: Union[int, Iterable[SegmentSpec]] = 0) -> None:
+    def __init__(
+        self, segments: Union[int, Iterable[SegmentSpec]] = 0, *, ticking: bool = False
+    ) -> None:
+        on = as_bool(ticking, "ticking")
         self._ready = False
         super().__init__(_script(segments))
         self._ready = True
+        if on:
+            self.set_ticking(True)
+
+    @property
+    def ticking(self) -> bool:
+        """While True, time slept on the clock passes on the wall too: every reading is the
+        script's plus what was slept since ticking was turned on (or the script last set),
+        so a generator that waits sees the clock move as it would on a real one. Off by
+        default (a frozen script stays frozen while a generator waits). Settable."""
+        return super().ticking
+
+    @ticking.setter
+    def ticking(self, on: bool) -> None:
+        self.set_ticking(as_bool(on, "ticking"))
+
+    def set_ticking(self, on: bool) -> None:
+        """Sets :attr:`ticking` (the core's name for it)."""
+        super().set_ticking(as_bool(on, "on"))
 
     def set_script(self, segments: Union[int, Iterable[SegmentSpec]]) -> None:
         """Replaces the remaining script (readings restart at its first segment)."""

@@ -12,9 +12,10 @@ import pytest
 import snowfleet
 from snowfleet.testing import ScriptedClock
 
+from arguments_runner import arguments_case
 from conftest import VECTORS_DIR
 
-KINDS = ("layout", "codec", "scenario", "time")
+KINDS = ("layout", "codec", "scenario", "time", "arguments")
 
 
 def _load() -> List[Tuple[str, Dict[str, Any]]]:
@@ -257,6 +258,7 @@ RUNNERS = {
     "codec": _codec_case,
     "scenario": _scenario_case,
     "time": _time_case,
+    "arguments": arguments_case,
 }
 
 

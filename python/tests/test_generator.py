@@ -7,6 +7,7 @@ import pathlib
 import pickle
 import sys
 import time
+from typing import Callable, List, NamedTuple, Tuple
 
 import pytest
 
@@ -40,13 +41,13 @@ def test_defaults_and_properties() -> None:
     assert gen.mode == "strict"
     assert gen.max_wait_ms == 5.0
     assert gen.max_drift_ms == 1000
-    assert gen.layout == snowfleet.Layout.default()
+    assert gen.layout == snowfleet.Layout.DEFAULT
     assert not gen.closed
     assert repr(gen) == "Generator(node_id=5, layout='41.10.12@1704067200000', mode='strict')"
     gen = Generator(3, layout="twitter", mode="monotonic", max_wait_ms=2, max_drift_ms=10)
     assert (gen.layout, gen.mode, gen.max_wait_ms, gen.max_drift_ms) == (
-        snowfleet.Layout.twitter(), "monotonic", 2.0, 10)
-    assert Generator(3, layout=snowfleet.Layout.discord()).layout.preset == "discord"
+        snowfleet.Layout.TWITTER, "monotonic", 2.0, 10)
+    assert Generator(3, layout=snowfleet.Layout.DISCORD).layout.preset == "discord"
 
 
 def test_next_id_is_the_native_method_itself() -> None:
@@ -59,12 +60,28 @@ def test_next_id_is_the_native_method_itself() -> None:
     assert Generator(1).next_id.__self__ is not None
 
 
-@pytest.mark.parametrize("bad", [True, False, 1.0, 37.5, "37", b"37", None, [37]])
+@pytest.mark.parametrize("bad", [True, False, 1.0, 37.5, "37", b"37", [37]])
 def test_node_id_must_be_an_int(bad: object) -> None:
     with pytest.raises(TypeError) as info:
-        Generator(bad) if bad is not None else Generator()
-    if bad is not None:
-        assert repr(bad) in str(info.value)
+        Generator(bad)  # type: ignore[arg-type]
+    assert repr(bad) in str(info.value)
+
+
+def test_a_generator_needs_a_node_and_the_core_says_so() -> None:
+    # The rule is the core's (resolve_options), the same words in every language.
+    with pytest.raises(InvalidArgument, match="node_id, datacenter_id \\+ machine_id, or node_source"):
+        Generator()
+
+
+def test_datacenter_and_machine_make_the_node_of_a_split_layout() -> None:
+    gen = Generator(layout="twitter", datacenter_id=3, machine_id=5, clock=ScriptedClock(SEED_MS))
+    assert gen.node_id == 3 << 5 | 5
+    d = decode(gen.next_id(), layout="twitter")
+    assert (d.datacenter_id, d.machine_id) == (3, 5)
+    with pytest.raises(InvalidArgument, match="machine_id"):
+        Generator(layout="twitter", datacenter_id=3)
+    with pytest.raises(TypeError):
+        Generator(layout="twitter", datacenter_id=3, machine_id=True)
 
 
 @pytest.mark.parametrize("bad", [-1, 1024, 1 << 63, 1 << 64, -(1 << 70)])
@@ -99,7 +116,9 @@ def test_node_id_accepts_integer_like_objects() -> None:
         ({"layout": "41.10.11@0"}, InvalidArgument),
         ({"layout": 41}, TypeError),
         ({"clock": object()}, TypeError),
-        ({"node_source": "static:1"}, TypeError),  # node_id given too
+        ({"node_source": "static:1"}, InvalidArgument),  # node_id given too
+        ({"node_source": ""}, InvalidArgument),  # empty, whatever else is given
+        ({"datacenter_id": 0, "machine_id": 1}, InvalidArgument),  # node_id given too
     ],
 )
 def test_bad_generator_arguments(kwargs: dict, exc: type) -> None:  # type: ignore[type-arg]
@@ -229,8 +248,9 @@ def test_close_and_context_manager() -> None:
     with pytest.raises(snowfleet.GeneratorClosed) as info:
         gen.next_id()
     assert info.value.code == "GENERATOR_CLOSED" and isinstance(info.value, RuntimeError)
-    with pytest.raises(snowfleet.GeneratorClosed):
-        gen.next_ids(10)
+    for n in (10, 0, -1):  # closed answers first, whatever n is
+        with pytest.raises(snowfleet.GeneratorClosed):
+            gen.next_ids(n)
     gen.close()  # idempotent
     assert not gen.status().healthy
 
@@ -245,11 +265,19 @@ def test_uninitialised_subclass_instance_is_refused() -> None:
         def __init__(self) -> None:  # never calls Generator.__init__
             pass
 
-    with pytest.raises(TypeError):
-        Broken()
-    raw = Generator.__new__(Generator)
-    with pytest.raises(TypeError):
-        raw.next_id()
+    for obj in (Broken(), Generator.__new__(Generator)):
+        for call in (obj.next_id, lambda: obj.next_ids(1), obj.stats, obj.status, obj.close):
+            with pytest.raises(TypeError, match="__init__"):
+                call()
+        with pytest.raises(TypeError, match="__init__"):
+            obj.node_id
+
+
+def test_init_runs_once() -> None:
+    gen = Generator(1, clock=ScriptedClock(EPOCH))
+    with pytest.raises(TypeError, match="only once"):
+        gen.__init__(2)  # type: ignore[misc]
+    assert gen.node_id == 1
 
 
 def test_refcounts_do_not_leak_on_the_hot_path() -> None:
@@ -285,3 +313,23 @@ def test_a_monotonic_burst_outlives_its_generator() -> None:
     del g
     second = set(Generator(node_id=63, mode="monotonic", max_drift_ms=86_400_000).next_ids(1_000_000))
     assert not first & second
+
+
+@pytest.mark.parametrize("record, fields", [(snowfleet.Stats, snowfleet._snowfleet.stats_fields),
+                                            (snowfleet.Status, snowfleet._snowfleet.status_fields)])
+def test_stats_and_status_fields_are_the_cores(record: type, fields: Callable[[], List[Tuple[str, str]]]) -> None:
+    core = fields()
+    assert list(record._fields) == [name for name, _ in core]  # type: ignore[attr-defined]
+    for name, doc in core:
+        assert getattr(record, name).__doc__ == doc and doc
+
+
+def test_a_record_that_drifts_from_the_core_is_refused_at_import() -> None:
+    from snowfleet._generator import _adopt_core_fields
+
+    class Swapped(NamedTuple):
+        rewinds_seen: int
+        ids_issued: int
+
+    with pytest.raises(ImportError, match="rewinds_seen"):
+        _adopt_core_fields(Swapped, [("ids_issued", "a"), ("rewinds_seen", "b")])

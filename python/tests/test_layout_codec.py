@@ -12,19 +12,19 @@ from snowfleet import InvalidArgument, Layout, compose, decode, parse_id
 
 
 def test_presets() -> None:
-    assert str(Layout.default()) == "41.10.12@1704067200000"
-    assert str(Layout.twitter()) == "41.5.5.12@1288834974657"
-    assert str(Layout.discord()) == "41.5.5.12@1420070400000"
-    assert Layout() == Layout.default() == Layout.parse("default") == Layout("41.10.12@1704067200000")
-    assert Layout.twitter().preset == "twitter" and Layout.parse("41.10.12@0").preset == ""
+    assert str(Layout.DEFAULT) == "41.10.12@1704067200000"
+    assert str(Layout.TWITTER) == "41.5.5.12@1288834974657"
+    assert str(Layout.DISCORD) == "41.5.5.12@1420070400000"
+    assert Layout() == Layout.DEFAULT == Layout.parse("default") == Layout("41.10.12@1704067200000")
+    assert Layout.TWITTER.preset == "twitter" and Layout.parse("41.10.12@0").preset == ""
 
 
 def test_parse_split_layout_properties() -> None:
     layout = Layout.parse("41.5.5.12@1288834974657")
-    assert layout == Layout.twitter()
+    assert layout == Layout.TWITTER
     assert (layout.epoch_ms, layout.timestamp_bits, layout.node_bits, layout.datacenter_bits,
             layout.machine_bits, layout.sequence_bits) == (1288834974657, 41, 10, 5, 5, 12)
-    assert layout.split and not Layout.default().split
+    assert layout.split and not Layout.DEFAULT.split
     assert (layout.node_shift, layout.timestamp_shift) == (12, 22)
     assert (layout.max_node_id, layout.max_datacenter_id, layout.max_machine_id,
             layout.max_sequence) == (1023, 31, 31, 4095)
@@ -35,9 +35,9 @@ def test_parse_split_layout_properties() -> None:
 
 def test_create() -> None:
     assert Layout.create(epoch_ms=1704067200000, timestamp_bits=41, node_bits=10,
-                         sequence_bits=12) == Layout.default()
+                         sequence_bits=12) == Layout.DEFAULT
     assert Layout.create(epoch_ms=1288834974657, timestamp_bits=41, datacenter_bits=5,
-                         machine_bits=5, sequence_bits=12) == Layout.twitter()
+                         machine_bits=5, sequence_bits=12) == Layout.TWITTER
     with pytest.raises(InvalidArgument) as info:
         Layout.create(epoch_ms=0, timestamp_bits=41, node_bits=10, sequence_bits=11)
     assert "63" in str(info.value)
@@ -69,15 +69,15 @@ def test_layout_type_errors() -> None:
 
 
 def test_layout_is_an_immutable_hashable_value() -> None:
-    a, b = Layout.twitter(), Layout.parse("twitter")
+    a, b = Layout.TWITTER, Layout.parse("twitter")
     assert a == b and hash(a) == hash(b) and a is not b
-    assert a != Layout.discord() and a != "twitter"
-    assert len({a, b, Layout.discord()}) == 2
+    assert a != Layout.DISCORD and a != "twitter"
+    assert len({a, b, Layout.DISCORD}) == 2
     assert pickle.loads(pickle.dumps(a)) == a
     with pytest.raises(AttributeError):
         a.epoch_ms = 0  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        a._native = Layout.default()._native
+        a._native = Layout.DEFAULT._native
 
 
 def test_decode_the_seed_literals() -> None:
@@ -90,15 +90,21 @@ def test_decode_the_seed_literals() -> None:
 
 
 def test_decode_split_layout() -> None:
-    d = decode(1724551110457221119, layout=Layout.twitter())
+    d = decode(1724551110457221119, layout=Layout.TWITTER)
     assert (d.timestamp_ms, d.datacenter_id, d.machine_id, d.node_id, d.sequence) == (
         1700000000000, 7, 13, 237, 4095)
     assert decode(1724551110457221119, "twitter") == d
 
 
+def test_decode_accepts_decimal_text() -> None:
+    assert decode("141264821508263936") == decode(141264821508263936)
+    assert decode("1724551110457221119", layout="twitter").machine_id == 13
+
+
 @pytest.mark.parametrize("bad, exc", [(-1, InvalidArgument), (1 << 63, InvalidArgument),
                                       (-(1 << 64), InvalidArgument), (1.0, TypeError),
-                                      ("141264821508263936", TypeError), (True, TypeError)])
+                                      ("-1", InvalidArgument), ("0x10", InvalidArgument),
+                                      (b"141264821508263936", TypeError), (True, TypeError)])
 def test_decode_rejects(bad: object, exc: type) -> None:
     with pytest.raises(exc):
         decode(bad)  # type: ignore[arg-type]
@@ -121,11 +127,12 @@ def test_compose_rejects() -> None:
         compose(timestamp_ms=1737747358021, node_id=1, sequence=4096)
     with pytest.raises(InvalidArgument):
         compose(timestamp_ms=1737747358021, node_id=1, sequence=1 << 64)
-    with pytest.raises(TypeError):
+    # Which node form was given is the core's rule (compose(NodeArgs)), as for generators.
+    with pytest.raises(InvalidArgument, match="got none"):
         compose(timestamp_ms=1737747358021)
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidArgument, match="node_id=1"):
         compose(timestamp_ms=1737747358021, node_id=1, datacenter_id=1, machine_id=1)
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidArgument, match="machine_id"):
         compose(timestamp_ms=1737747358021, datacenter_id=1, layout="twitter")
     with pytest.raises(TypeError):
         compose(timestamp_ms=1737747358021.0, node_id=1)  # type: ignore[arg-type]

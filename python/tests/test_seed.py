@@ -18,7 +18,7 @@ MAX_NODE, MAX_SEQUENCE = 1023, 4095
 
 
 def test_bit_layout() -> None:
-    layout = Layout.default()
+    layout = Layout.DEFAULT
     assert layout.max_node_id == MAX_NODE and layout.max_sequence == MAX_SEQUENCE
     assert layout.max_elapsed_ms == 2_199_023_255_551
     assert layout.timestamp_shift == 22 and layout.node_shift == 12

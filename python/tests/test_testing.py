@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from snowfleet import Generator, InvalidArgument, decode
+from snowfleet import ClockMovedBackwards, Generator, InvalidArgument, decode
 from snowfleet.testing import ScriptedClock
 
 from conftest import EPOCH
@@ -87,3 +87,45 @@ def test_a_clock_whose_construction_failed_is_safe_to_show() -> None:
     assert repr(half_built) == "ScriptedClock(<construction failed>)"
     with pytest.raises(TypeError, match="construction failed"):
         Generator(1, clock=half_built)
+
+
+ONE_BIT = "41.21.1@1704067200000"  # 2 ids per ms: the 3rd id of a ms must wait for the next
+
+
+def test_a_frozen_clock_does_not_move_while_a_generator_waits() -> None:
+    clock = ScriptedClock(EPOCH + 1000)
+    assert clock.ticking is False
+    gen = Generator(1, layout=ONE_BIT, clock=clock)
+    gen.next_id(), gen.next_id()
+    with pytest.raises(ClockMovedBackwards):
+        gen.next_id()  # slept its whole budget on virtual time; the wall never moved
+    assert clock.slept_ns >= 5_000_000 and gen.stats().ids_issued == 2
+
+
+@pytest.mark.parametrize("turn_on", ["kwarg", "property", "method"])
+def test_a_ticking_clock_moves_while_a_generator_waits(turn_on: str) -> None:
+    clock = ScriptedClock(EPOCH + 1000, ticking=turn_on == "kwarg")
+    if turn_on == "property":
+        clock.ticking = True
+    elif turn_on == "method":
+        clock.set_ticking(True)
+    assert clock.ticking is True
+    gen = Generator(1, layout=ONE_BIT, clock=clock)
+    gen.next_id(), gen.next_id()
+    third = gen.next_id()  # served: the time it slept passed on the wall
+    assert decode(third, layout=ONE_BIT).timestamp_ms == EPOCH + 1001
+    assert 0 < clock.slept_ns <= 1_000_000 and gen.stats().waits == 1
+    clock.ticking = False
+    assert clock.ticking is False
+
+
+@pytest.mark.parametrize("bad", [1, 0, "yes", None])
+def test_ticking_takes_a_bool(bad: object) -> None:
+    with pytest.raises(TypeError, match="ticking"):
+        ScriptedClock(EPOCH, ticking=bad)  # type: ignore[arg-type]
+    clock = ScriptedClock(EPOCH)
+    with pytest.raises(TypeError, match="ticking"):
+        clock.ticking = bad  # type: ignore[assignment]
+    with pytest.raises(TypeError):
+        clock.set_ticking(bad)  # type: ignore[arg-type]
+    assert clock.ticking is False
