@@ -573,8 +573,11 @@ class Generator:
         return self.id_of(first)
 
     def next_ids(self, n: int) -> List[int]:
+        # A closed generator answers first, whatever n is (the core's batch_size).
+        if self.closed:
+            raise ModelError("GENERATOR_CLOSED", f"generator for node {self.node_id} is closed")
         if not 0 <= n <= MAX_BATCH:
-            raise invalid(f"batch size must be in [0, {MAX_BATCH}], got {n}")
+            raise invalid(f"batch size n must be in [0, {MAX_BATCH}], got {n}")
         out: List[int] = []
         while len(out) < n:
             first, count = self.reserve(n - len(out))
