@@ -109,7 +109,8 @@ Napi::Value Compose(const Napi::CallbackInfo& info) {
 /// parseId(text) -> bigint, through the core's strict decimal parser.
 Napi::Value ParseId(const Napi::CallbackInfo& info) {
   const std::string text = ToString(info[0], "id text");
-  return Napi::BigInt::New(info.Env(), Guard(info.Env(), [&] { return snowfleet::parse_id(text); }));
+  return Napi::BigInt::New(info.Env(),
+                           Guard(info.Env(), [&] { return snowfleet::parse_id(text); }));
 }
 
 /// formatId(id) -> decimal string: the id's text as decode() reads it.
@@ -134,7 +135,8 @@ Napi::Value ParseTime(const Napi::CallbackInfo& info) {
 void InitCodec(Napi::Env env, Napi::Object exports) {
   exports.Set("parseLayout", Napi::Function::New<ParseLayout>(env, "parseLayout"));
   exports.Set("createLayout", Napi::Function::New<CreateLayout>(env, "createLayout"));
-  exports.Set("createSplitLayout", Napi::Function::New<CreateSplitLayout>(env, "createSplitLayout"));
+  exports.Set("createSplitLayout",
+              Napi::Function::New<CreateSplitLayout>(env, "createSplitLayout"));
   exports.Set("decode", Napi::Function::New<Decode>(env, "decode"));
   exports.Set("compose", Napi::Function::New<Compose>(env, "compose"));
   exports.Set("parseId", Napi::Function::New<ParseId>(env, "parseId"));

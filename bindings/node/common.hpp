@@ -64,7 +64,8 @@ Napi::Value FromInt(Napi::Env env, int64_t x);
 
 /// conv(v, name), or nullopt when v is undefined (an option the user did not give).
 template <typename Conv>
-auto Optional(Napi::Value v, const char* name, Conv conv) -> std::optional<decltype(conv(v, name))> {
+auto Optional(Napi::Value v, const char* name, Conv conv)
+    -> std::optional<decltype(conv(v, name))> {
   if (v.IsUndefined()) return std::nullopt;
   return conv(v, name);
 }

@@ -13,19 +13,28 @@ constexpr double kMaxSafe = 9007199254740991.0;  // Number.MAX_SAFE_INTEGER, 2^5
 /// Short description of a JS value for messages: "boolean true", "string '12a'", "1.5".
 std::string Describe(Napi::Value v) {
   const napi_valuetype type = v.Type();
-  const bool primitive = type == napi_boolean || type == napi_number || type == napi_bigint ||
-                         type == napi_string;
+  const bool primitive =
+      type == napi_boolean || type == napi_number || type == napi_bigint || type == napi_string;
   const std::string text = primitive ? v.ToString().Utf8Value() : "";
   switch (type) {
-    case napi_undefined: return "undefined";
-    case napi_null: return "null";
-    case napi_boolean: return "boolean " + text;
-    case napi_number: return "number " + text;
-    case napi_bigint: return "bigint " + text + "n";
-    case napi_string: return "string '" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
-    case napi_symbol: return "a symbol";
-    case napi_function: return "a function";
-    default: return v.IsArray() ? "an array" : "an object";
+    case napi_undefined:
+      return "undefined";
+    case napi_null:
+      return "null";
+    case napi_boolean:
+      return "boolean " + text;
+    case napi_number:
+      return "number " + text;
+    case napi_bigint:
+      return "bigint " + text + "n";
+    case napi_string:
+      return "string '" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
+    case napi_symbol:
+      return "a symbol";
+    case napi_function:
+      return "a function";
+    default:
+      return v.IsArray() ? "an array" : "an object";
   }
 }
 

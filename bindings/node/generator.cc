@@ -149,9 +149,8 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   a.max_wait_ms = Optional(info[6], "maxWaitMs", ToDouble);
   a.max_drift_ms = Optional(info[7], "maxDriftMs", ToInt64);
   if (!info[8].IsUndefined()) a.clock = ToScriptedClock(info[8], "clock");
-  const auto gen = Guard(env, [&] {
-    return std::make_shared<Generator>(snowfleet::resolve_options(std::move(a)));
-  });
+  const auto gen = Guard(
+      env, [&] { return std::make_shared<Generator>(snowfleet::resolve_options(std::move(a))); });
   Napi::Object out = BindAll<Generator>(env, gen,
                                         {{"nextId", Bound<Generator, NextId>},
                                          {"nextIdString", Bound<Generator, NextIdString>},
