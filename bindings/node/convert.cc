@@ -62,15 +62,18 @@ void ThrowType(Napi::Value got, const char* name, const char* want) {
 }
 
 napi_value ThrowPending(napi_env env) {
-  try {
-    throw;
-  } catch (const snowfleet::Error& e) {
-    MakeError(Napi::Env(env), e).ThrowAsJavaScriptException();
+  try {  // making the JS error can fail too (a terminating Worker): that one is thrown then
+    try {
+      throw;
+    } catch (const snowfleet::Error& e) {
+      throw MakeError(Napi::Env(env), e);
+    } catch (const Napi::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw MakeError(Napi::Env(env), snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()));
+    }
   } catch (const Napi::Error& e) {
     e.ThrowAsJavaScriptException();
-  } catch (const std::exception& e) {
-    MakeError(Napi::Env(env), snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()))
-        .ThrowAsJavaScriptException();
   }
   return nullptr;
 }

@@ -118,18 +118,22 @@ Napi::Value DriftMs(Napi::Env env, Generator& gen, const napi_value*) {
 
 /// nextIdsAsync(n): always a promise; a bad n or a closed generator rejects it.
 napi_value NextIdsAsync(napi_env raw, napi_callback_info cbi) {
-  Napi::CallbackInfo info(raw, cbi);
-  Napi::Env env = info.Env();
   try {
-    auto& gen = *static_cast<std::shared_ptr<Generator>*>(info.Data());
-    const size_t n = Guard(env, [&] { return gen->batch_size(ToInt64(info[0], "n")); });
-    auto* worker = new NextIdsWorker(env, gen, n);  // deletes itself when done
-    worker->Queue();
-    return worker->Promise();
-  } catch (const Napi::Error& e) {
-    Napi::Promise::Deferred rejected = Napi::Promise::Deferred::New(env);
-    rejected.Reject(e.Value());
-    return rejected.Promise();
+    Napi::CallbackInfo info(raw, cbi);
+    Napi::Env env = info.Env();
+    try {
+      auto& gen = *static_cast<std::shared_ptr<Generator>*>(info.Data());
+      const size_t n = Guard(env, [&] { return gen->batch_size(ToInt64(info[0], "n")); });
+      auto* worker = new NextIdsWorker(env, gen, n);  // deletes itself when done
+      worker->Queue();
+      return worker->Promise();
+    } catch (const Napi::Error& e) {
+      Napi::Promise::Deferred rejected = Napi::Promise::Deferred::New(env);
+      rejected.Reject(e.Value());
+      return rejected.Promise();
+    }
+  } catch (...) {
+    return ThrowPending(raw);  // the environment is going away
   }
 }
 

@@ -27,7 +27,7 @@ import {
   type LeaseState,
 } from 'snowfleet';
 
-const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.twitter() };
+const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.TWITTER };
 const gen = new Generator(opts);
 const id: bigint = gen.nextId();
 const s: string = gen.nextIdString();
@@ -57,7 +57,7 @@ const json2: string = JSON.stringify({ id }, jsonReplacer);
 
 const layout = Layout.create({ epochMs: 1288834974657n, timestampBits: 41, datacenterBits: 5, machineBits: 5, sequenceBits: 12 });
 const max: number = layout.maxNodeId;
-const name: string = layout.toString() + Layout.default().preset + Layout.parse('discord').toJSON();
+const name: string = layout.toString() + Layout.DEFAULT.preset + Layout.parse('discord').toJSON();
 
 const clock = new testing.ScriptedClock([{ ms: '1737747358021' }, { ms: 1737747358022n, stepMs: 1, count: 3, every: 2 }]);
 clock.setWallMs(1737747358021);
