@@ -156,9 +156,9 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   const auto gen = Guard(
       env, [&] { return std::make_shared<Generator>(snowfleet::resolve_options(std::move(a))); });
   Napi::Object out = BindAll<Generator>(env, gen,
-                                        {{"nextId", Bound<Generator, NextId>},
-                                         {"nextIdString", Bound<Generator, NextIdString>},
-                                         {"nextIds", Bound<Generator, NextIds>},
+                                        {{"nextId", Bound<Generator, NextId, 0>},
+                                         {"nextIdString", Bound<Generator, NextIdString, 0>},
+                                         {"nextIds", Bound<Generator, NextIds, 1>},
                                          {"nextIdsAsync", NextIdsAsync},
                                          {"stats", Bound<Generator, Stats>},
                                          {"status", Bound<Generator, Status>},
