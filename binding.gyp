@@ -1,14 +1,60 @@
 # Builds the Node addon from the core's sources plus the node-addon-api glue, and the
 # process's id-space registry (libsnowfleet_registry.so.1, core/src/registry/) beside it:
 # the addon finds it through RUNPATH $ORIGIN, and prebuilds carry it next to the .node.
-# The core source list below must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
+# snowfleet_core_sources must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
 # node/test/manifest.test.js fails when the two disagree.
 #
 # The etcd node source ("etcd://...") is compiled in when the machine has libcurl and
 # nlohmann-json (bindings/node/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as for
 # CMake). Without them the addon still builds and "etcd://" raises NODE_ID_UNAVAILABLE
 # "built without etcd support".
+#
+# snowfleet_test_hooks, a second addon with the benchmark's reference rows (a bare N-API
+# call, the core's own C++ loop), exists only when SNOWFLEET_TEST_HOOKS=1 at configure time
+# (npm run compile:hooks). Its source (node/bench/hooks.cc) is not in the npm tarball, and
+# the shipped addon carries no hook.
 {
+  "variables": {
+    "snowfleet_test_hooks%": "<!(node -p \"process.env.SNOWFLEET_TEST_HOOKS === '1' ? 1 : 0\")",
+    "snowfleet_core_sources": [
+      "core/src/clock.cc",
+      "core/src/codec.cc",
+      "core/src/etcd_base64.cc",
+      "core/src/etcd_http.cc",
+      "core/src/etcd_reply.cc",
+      "core/src/etcd_spec.cc",
+      "core/src/errors.cc",
+      "core/src/generator.cc",
+      "core/src/id_space.cc",
+      "core/src/layout.cc",
+      "core/src/local_registry.cc",
+      "core/src/mark_keeper.cc",
+      "core/src/mint.cc",
+      "core/src/mint_slow.cc",
+      "core/src/mint_wait.cc",
+      "core/src/node_source.cc",
+      "core/src/node_source_etcd.cc",
+      "core/src/node_source_local.cc",
+      "core/src/options.cc",
+      "core/src/quote.cc",
+      "core/src/scripted_clock.cc",
+      "core/src/time_text.cc"
+    ]
+  },
+  "target_defaults": {
+    "include_dirs": [
+      "<!(node -p \"require('node-addon-api').include_dir\")",
+      "core/include"
+    ],
+    "defines": ["NAPI_VERSION=8"],
+    "cflags!": ["-fno-exceptions", "-fno-rtti"],
+    "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
+    "xcode_settings": {
+      "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+      "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+      "MACOSX_DEPLOYMENT_TARGET": "10.15"
+    }
+  },
   "targets": [
     {
       "target_name": "snowfleet",
@@ -16,52 +62,20 @@
         "snowfleet_etcd%": "<!(node bindings/node/etcd_probe.js)"
       },
       "sources": [
-        "core/src/clock.cc",
-        "core/src/codec.cc",
-        "core/src/etcd_base64.cc",
-        "core/src/etcd_http.cc",
-        "core/src/etcd_reply.cc",
-        "core/src/etcd_spec.cc",
-        "core/src/errors.cc",
-        "core/src/generator.cc",
-        "core/src/id_space.cc",
-        "core/src/layout.cc",
-        "core/src/local_registry.cc",
-        "core/src/mark_keeper.cc",
-        "core/src/mint.cc",
-        "core/src/mint_slow.cc",
-        "core/src/mint_wait.cc",
-        "core/src/node_source.cc",
-        "core/src/node_source_etcd.cc",
-        "core/src/node_source_local.cc",
-        "core/src/options.cc",
-        "core/src/quote.cc",
-        "core/src/scripted_clock.cc",
-        "core/src/time_text.cc",
+        "<@(snowfleet_core_sources)",
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
         "bindings/node/convert.cc",
         "bindings/node/generator.cc"
       ],
-      "include_dirs": [
-        "<!(node -p \"require('node-addon-api').include_dir\")",
-        "core/include"
-      ],
       "defines": [
-        "NAPI_VERSION=8",
         "NAPI_CPP_EXCEPTIONS",
         "NODE_ADDON_API_DISABLE_DEPRECATED",
         "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"
       ],
-      "cflags!": ["-fno-exceptions", "-fno-rtti"],
-      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc": ["-std=c++17", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra"],
-      "xcode_settings": {
-        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
-        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
-        "MACOSX_DEPLOYMENT_TARGET": "10.15"
-      },
       "dependencies": ["snowfleet_registry"],
       "ldflags": ["-Wl,-rpath,'$$ORIGIN'"],
       "conditions": [
@@ -79,11 +93,23 @@
       "product_extension": "so.1",
       "product_dir": "<(PRODUCT_DIR)",
       "sources": ["core/src/registry/registry.cc"],
-      "cflags!": ["-fno-exceptions", "-fno-rtti"],
-      "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
       "cflags_cc": ["-std=c++17", "-O2", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
                     "-Wall", "-Wextra"],
       "ldflags": ["-static-libstdc++", "-static-libgcc", "-Wl,--no-undefined", "-pthread"]
     }
+  ],
+  "conditions": [
+    ["snowfleet_test_hooks==1", {
+      "targets": [
+        {
+          "target_name": "snowfleet_test_hooks",
+          "sources": ["<@(snowfleet_core_sources)", "node/bench/hooks.cc"],
+          "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
+          "cflags_cc": ["-std=c++17", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra"],
+          "dependencies": ["snowfleet_registry"],
+          "ldflags": ["-Wl,-rpath,'$$ORIGIN'"]
+        }
+      ]
+    }]
   ]
 }

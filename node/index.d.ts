@@ -20,17 +20,25 @@ export type ErrorCode =
   | 'LEASE_LOST'
   | 'INTERNAL';
 
+/**
+ * Only own properties count; an unknown key is a TypeError (code ERR_INVALID_ARG_TYPE).
+ * Give exactly one node form: nodeId, datacenterId + machineId, or nodeSource.
+ */
 export interface GeneratorOptions {
-  /** 0 .. layout.maxNodeId. Required unless nodeSource is given (not both). */
+  /** 0 .. layout.maxNodeId. */
   nodeId?: IntLike;
+  /** With machineId: the node as two halves (a split layout's fields; 0 on an unsplit one). */
+  datacenterId?: IntLike;
+  /** With datacenterId. */
+  machineId?: IntLike;
   /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR]', 'etcd://host:port/prefix?ttl=10'. */
   nodeSource?: string;
-  /** A Layout or its text form / preset name. Default: Layout.default(). */
+  /** A Layout or its text form / preset name. Default: Layout.DEFAULT. */
   layout?: Layout | string;
   /** Default 'strict'. */
   mode?: Mode;
   /** Rewinds up to this many ms are waited out (blocking the calling thread), larger ones refused. Default 5. */
-  maxWaitMs?: number;
+  maxWaitMs?: IntLike;
   /** Monotonic mode: how far ahead of the wall clock the generator may run. Default 1000. */
   maxDriftMs?: IntLike;
   /** A scripted clock for tests. Default: the system clock. */
@@ -86,7 +94,7 @@ export interface ComposeFields {
   machineId?: IntLike;
   /** Default 0. */
   sequence?: IntLike;
-  /** Default Layout.default(). */
+  /** Default Layout.DEFAULT. */
   layout?: Layout | string;
 }
 
@@ -97,10 +105,14 @@ export class Generator {
   nextId(): bigint;
   /** The next id as a decimal string (JSON-safe). */
   nextIdString(): string;
-  /** n ascending ids (0 <= n <= maxBatch), written straight into the array. */
-  nextIds(n: number): BigInt64Array;
-  /** nextIds on the libuv threadpool: never blocks the event loop. */
-  nextIdsAsync(n: number): Promise<BigInt64Array>;
+  /**
+   * n ascending ids (0 <= n <= maxBatch), written straight into the array. Each wait inside
+   * is at most maxWaitMs, but a strict batch spans at least n / 4096 ms (default layout):
+   * use nextIdsAsync for large ones.
+   */
+  nextIds(n: IntLike): BigInt64Array;
+  /** nextIds on the libuv threadpool: never blocks the event loop. Errors reject the promise. */
+  nextIdsAsync(n: IntLike): Promise<BigInt64Array>;
   stats(): Stats;
   /** Reads the clock once: whether a call now would be served. */
   status(): Status;
@@ -130,9 +142,12 @@ export interface LayoutFields {
 export class Layout {
   /** new Layout() is the default layout; new Layout(text) parses the text form or a preset name. */
   constructor(text?: string);
-  static default(): Layout;
-  static twitter(): Layout;
-  static discord(): Layout;
+  /** 41.10.12@1704067200000 (epoch 2024-01-01). */
+  static readonly DEFAULT: Layout;
+  /** 41.5.5.12@1288834974657. */
+  static readonly TWITTER: Layout;
+  /** 41.5.5.12@1420070400000. */
+  static readonly DISCORD: Layout;
   static parse(text: string): Layout;
   static create(fields: LayoutFields): Layout;
   toString(): string;
@@ -157,7 +172,7 @@ export class Layout {
   readonly maxTimestampMs: number;
 }
 
-/** Unpacks an id (bigint or decimal string; a Number above 2^53 - 1 throws InvalidArgument). */
+/** Unpacks an id (bigint, decimal string or safe-integer Number; a Number above 2^53 - 1 is a TypeError). */
 export function decode(id: IdLike, layout?: Layout | string): Decoded;
 /** Packs fields into an id; a value outside its field throws, nothing is masked. */
 export function compose(fields: ComposeFields): bigint;
@@ -181,7 +196,6 @@ export function jsonReplacer(key: string, value: unknown): unknown;
 export const maxBatch: number;
 
 export interface ErrorKindInfo {
-  readonly kind: number;
   readonly code: ErrorCode;
   readonly name: string;
   readonly category: string;
@@ -259,15 +273,25 @@ export namespace testing {
     stepMs?: IntLike | string;
     every?: IntLike;
   }
+  /** One segment: a ms value (count 1) or a segment object. */
+  type Segment = ClockSegment | IntLike | string;
+  interface ScriptedClockOptions {
+    /** Time slept on the clock passes on the wall too (default false). */
+    ticking?: boolean;
+  }
   /** The core's deterministic clock: wall readings from a script, virtual monotonic time. */
   class ScriptedClock {
-    /** A script of segments, or one ms value (a frozen clock). Default: frozen at 0. */
-    constructor(script?: ClockSegment[] | IntLike | string);
-    setScript(script: ClockSegment[] | IntLike | string): void;
-    append(segment: ClockSegment): void;
+    /** One ms value (a frozen clock), one segment, or a list of them. Default: frozen at 0. */
+    constructor(script?: Segment | Segment[], options?: ScriptedClockOptions);
+    setScript(script: Segment | Segment[]): void;
+    append(segment: Segment): void;
     setWallMs(ms: IntLike | string): void;
     advanceWallMs(deltaMs: IntLike | string): void;
     peekWallMs(): number;
+    /** Sleeps on the clock as a generator's wait does (virtual time: returns at once). */
+    sleepNs(ns: IntLike): void;
+    /** While true, time slept on the clock passes on the wall too, so waits can be tested. */
+    ticking: boolean;
     readonly reads: number;
     readonly sleepCount: number;
     readonly sleptNs: bigint;

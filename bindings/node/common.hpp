@@ -1,46 +1,39 @@
-// Shared declarations of the Node.js glue: per-addon-instance data, error mapping and the
-// JS <-> int64 conversions. Mechanical by design: every rule about ids, layouts and clocks
-// lives in the core; this layer only converts types and maps errors.
+// Shared declarations of the Node.js glue. node/index.js shapes the options (own properties
+// only, unknown keys refused, camelCase to positions) and the core applies every rule; this
+// layer converts JS values to core types and maps errors, nothing else.
 #pragma once
 
 #include <napi.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet_node {
 
-/// State owned by one instance of the addon. Node loads one instance per environment (the
-/// main thread and every worker_threads Worker), so nothing here is process-global.
+/// One instance per environment (main thread, each Worker): the JS Error classes
+/// node/index.js built from error_kinds(), in ErrorKind order.
 struct AddonData {
-  Napi::FunctionReference generator_ctor;
-  Napi::FunctionReference layout_ctor;
-  Napi::FunctionReference clock_ctor;
-  /// The JS Error classes node/index.js built from error_kinds(), in ErrorKind order.
   std::vector<Napi::FunctionReference> error_classes;
 };
-
 AddonData& Data(Napi::Env env);
 
-// ---- errors --------------------------------------------------------------------------
-
-/// The JS error (an instance of the class registered for `kind`) for a core error.
-Napi::Error MakeError(Napi::Env env, snowfleet::ErrorKind kind, const std::string& message,
-                      int64_t drift_ms = 0);
-inline Napi::Error MakeError(Napi::Env env, const snowfleet::Error& e) {
-  return MakeError(env, e.kind(), e.what(), e.drift_ms());
-}
-/// A TypeError (with .code INVALID_ARGUMENT) for a JS value of the wrong type.
-[[noreturn]] void ThrowType(Napi::Env env, const std::string& message);
-/// The InvalidArgument class (a RangeError) for a value of the right type outside its domain.
-[[noreturn]] void ThrowInvalid(Napi::Env env, const std::string& message);
+/// The JS error (an instance of the class node/index.js registered for its kind).
+Napi::Error MakeError(Napi::Env env, const snowfleet::Error& e);
+/// The host's type error: a plain TypeError, code ERR_INVALID_ARG_TYPE, naming the
+/// argument, what it must be and the value it got.
+[[noreturn]] void ThrowType(Napi::Value got, const char* name, const char* want);
+/// Turns the C++ exception being handled into a pending JS exception (for raw callbacks,
+/// which must not let a C++ exception escape); returns nullptr.
+napi_value ThrowPending(napi_env env);
 
 /// Runs a core call, turning snowfleet::Error (and any other C++ failure) into the
-/// registered JS class. Used around every call into the core.
+/// registered JS class.
 template <typename F>
 auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
   try {
@@ -50,54 +43,82 @@ auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
   } catch (const Napi::Error&) {
     throw;
   } catch (const std::exception& e) {
-    throw MakeError(env, snowfleet::ErrorKind::kInternal, e.what());
+    throw MakeError(env, snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()));
   }
 }
 
-// ---- conversions ---------------------------------------------------------------------
+// ---- conversions: the host type check, nothing else ------------------------------------
 
-/// Short description of a JS value for messages: "boolean true", "string '12a'", "1.5".
-std::string Describe(Napi::Value v);
-/// An integer from a Number (a safe integer) or a BigInt inside int64. Anything else is a
-/// TypeError / InvalidArgument naming `name` and the value.
-int64_t ToInt64(Napi::Value v, const std::string& name);
-/// As ToInt64, but also accepts a decimal string with an optional '-' (scripted-clock ms).
-int64_t ToInt64OrString(Napi::Value v, const std::string& name);
-/// A small int (bit widths, counts): ToInt64 then a range check against int.
-int ToInt(Napi::Value v, const std::string& name);
-/// An id: a BigInt, a decimal string (the core's parse_id) or a safe-integer Number. A
-/// Number above Number.MAX_SAFE_INTEGER is refused: it has already lost precision.
-int64_t ToId(Napi::Value v, const std::string& name);
-/// A JS number (not NaN-checked: the core validates the value).
-double ToDouble(Napi::Value v, const std::string& name);
-std::string ToString(Napi::Value v, const std::string& name);
+/// A safe-integer Number or a BigInt. Another type, a fraction or an unsafe Number is a
+/// TypeError; a BigInt past int64 is InvalidArgument naming the value.
+int64_t ToInt64(Napi::Value v, const char* name);
+/// A Number or a BigInt (NaN and ranges are the core's to judge).
+double ToDouble(Napi::Value v, const char* name);
+std::string ToString(Napi::Value v, const char* name);
+/// A layout from its text (node/index.js passes a Layout as its canonical text).
+snowfleet::Layout ToLayout(Napi::Value v, const char* name);
+/// The core clock behind a ScriptedClock handle (node/index.js passes the handle).
+std::shared_ptr<snowfleet::ScriptedClock> ToScriptedClock(Napi::Value v, const char* name);
+/// A Number, or a BigInt beyond Number.MAX_SAFE_INTEGER, so the value is never rounded.
+Napi::Value FromInt(Napi::Env env, int64_t x);
 
-/// Milliseconds as a Number, or a BigInt when beyond Number.MAX_SAFE_INTEGER, so the value
-/// is never rounded. Timestamps never need it (at most 52 timestamp bits keep them below
-/// 2^53); a node or sequence field wider than 53 bits, or a scripted clock set past 2^53
-/// ms, does.
-Napi::Value FromMs(Napi::Env env, int64_t ms);
-/// An id as a decimal string, formatted by the core without allocating.
-Napi::Value IdString(Napi::Env env, int64_t id);
+/// conv(v, name), or nullopt when v is undefined (an option the user did not give).
+template <typename Conv>
+auto Optional(Napi::Value v, const char* name, Conv conv)
+    -> std::optional<decltype(conv(v, name))> {
+  if (v.IsUndefined()) return std::nullopt;
+  return conv(v, name);
+}
 
-/// Throws a TypeError if `obj` has an own enumerable key outside `allowed` (catches typos
-/// such as `nodeID`); `what` names the object in the message.
-void CheckKeys(Napi::Object obj, const std::vector<const char*>& allowed, const char* what);
-/// obj[key], or an empty Napi::Value when the key is absent or undefined.
-Napi::Value Opt(Napi::Object obj, const char* key);
+// ---- functions bound to one core object -------------------------------------------------
+//
+// A Generator's or ScriptedClock's methods are N-API functions whose `data` is the core
+// object itself: no napi_unwrap per call (which costs more than an id), and each function
+// holds a shared_ptr through its finalizer, so `const next = gen.nextId` stays valid after
+// `gen` is collected.
 
-// ---- classes (one file each) ---------------------------------------------------------
+/// A method of T taking up to four arguments (missing ones are undefined).
+template <typename T>
+using Method = Napi::Value (*)(Napi::Env env, T& self, const napi_value* args);
 
-Napi::Function InitGenerator(Napi::Env env);
-Napi::Function InitLayout(Napi::Env env);
-Napi::Function InitScriptedClock(Napi::Env env);
+/// F as a raw callback. N: how many arguments to fetch (0 for the hot nextId: fetching
+/// none is measurably cheaper).
+template <typename T, Method<T> F, size_t N = 4>
+napi_value Bound(napi_env env, napi_callback_info cbi) {
+  size_t argc = N;
+  napi_value args[N > 0 ? N : 1];
+  void* data = nullptr;
+  napi_get_cb_info(env, cbi, &argc, args, nullptr, &data);
+  try {
+    return F(Napi::Env(env), **static_cast<std::shared_ptr<T>*>(data), args);
+  } catch (...) {
+    return ThrowPending(env);
+  }
+}
+
+/// An object { name: function } of `methods` bound to `self`.
+template <typename T>
+Napi::Object BindAll(Napi::Env env, const std::shared_ptr<T>& self,
+                     std::initializer_list<std::pair<const char*, napi_callback>> methods) {
+  Napi::Object out = Napi::Object::New(env);
+  for (const auto& [name, cb] : methods) {
+    auto* keep = new std::shared_ptr<T>(self);
+    const auto drop = [](napi_env, void* p, void*) { delete static_cast<std::shared_ptr<T>*>(p); };
+    napi_value fn;
+    if (napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, keep, &fn) != napi_ok ||
+        napi_add_finalizer(env, fn, keep, drop, nullptr, nullptr) != napi_ok) {
+      delete keep;
+      throw Napi::Error::New(env, "snowfleet: cannot create a native function");
+    }
+    out.Set(name, Napi::Value(env, fn));
+  }
+  return out;
+}
+
+// ---- module parts (one file each) ---------------------------------------------------------
+
+void InitGenerator(Napi::Env env, Napi::Object exports);
+void InitScriptedClock(Napi::Env env, Napi::Object exports);
 void InitCodec(Napi::Env env, Napi::Object exports);
-
-/// A layout from a Layout instance or its text form (a preset name is text too).
-snowfleet::Layout ToLayout(Napi::Value v, const std::string& name);
-/// A new JS Layout holding `layout`.
-Napi::Object NewLayout(Napi::Env env, const snowfleet::Layout& layout);
-/// The core clock behind a JS ScriptedClock, or TypeError.
-std::shared_ptr<snowfleet::ScriptedClock> ToScriptedClock(Napi::Value v, const std::string& name);
 
 }  // namespace snowfleet_node

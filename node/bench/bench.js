@@ -2,7 +2,11 @@
 // snowfleet (Node) against its npm peers, measured in the same process, with reference rows
 // for a bare N-API call returning a BigInt and for a clock read.
 //
-//   npm ci && node node/bench/bench.js [--reps 7]
+//   npm ci && npm run compile:hooks && node node/bench/bench.js [--reps 7]
+//
+// The reference rows (a bare N-API call, the core's C++ loop) come from the test-only addon
+// build/Release/snowfleet_test_hooks.node (node/bench/hooks.cc), which `npm run
+// compile:hooks` builds beside the shipped one; the package never carries it.
 //
 // Speed: every row runs `reps` times, rows interleaved round-robin so machine noise hits
 // them alike; the table shows the median ns per call and the ratio to snowfleet's
@@ -20,7 +24,16 @@
 // out and never runs more than maxDriftMs (default 1000) ahead of the wall clock, so a
 // sustained rate is capped at 4,096 ids/ms per node id like strict mode; the per-call rows
 // stay inside that budget (a few million ids in total) and measure the call itself.
+const path = require('node:path');
 const sf = require('../index.js');
+
+let hooks;
+try {
+  hooks = require(path.join(__dirname, '..', '..', 'build', 'Release', 'snowfleet_test_hooks.node'));
+} catch (e) {
+  console.error(`the reference rows need the test-only addon: run \`npm run compile:hooks\` first (${e.message})`);
+  process.exit(2);
+}
 const { Snowflake: Sapphire } = require('@sapphire/snowflake');
 const { Snowflake: NodejsSnowflake } = require('nodejs-snowflake');
 const FlakeId = require('flake-idgen');
@@ -145,7 +158,7 @@ const ROWS = [
     direct: true, // run() returns ns per id measured in C++
     n: 1000000,
     run(n) {
-      return sf._coreLoop('strict', n);
+      return hooks.coreLoop('strict', n);
     },
   },
   {
@@ -155,7 +168,7 @@ const ROWS = [
     direct: true,
     n: 200000,
     run(n) {
-      return sf._coreLoop('monotonic', n);
+      return hooks.coreLoop('monotonic', n);
     },
   },
   {
@@ -164,7 +177,7 @@ const ROWS = [
     ref: true,
     n: 200000,
     run(n) {
-      const f = sf._bareBigInt;
+      const f = hooks.bareBigInt;
       let x;
       for (let i = 0; i < n; i++) x = f();
       sink = x;

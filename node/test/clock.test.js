@@ -50,8 +50,10 @@ test('invalid scripts are rejected with a clear error', () => {
   throwsLike(() => new ScriptedClock([]), sf.InvalidArgument, 'INVALID_ARGUMENT');
   throwsLike(() => new ScriptedClock([{ ms: 1, count: 0 }]), sf.InvalidArgument, 'INVALID_ARGUMENT');
   throwsLike(() => new ScriptedClock([{ ms: 'soon' }]), sf.InvalidArgument, 'INVALID_ARGUMENT', "'soon'");
-  throwsLike(() => new ScriptedClock([{ ms: 1, step_ms: 1 }]), TypeError, 'INVALID_ARGUMENT', "'step_ms'");
-  throwsLike(() => new ScriptedClock([{ count: 1 }]), TypeError, 'INVALID_ARGUMENT', 'ms');
-  throwsLike(() => new ScriptedClock([{ ms: 2 ** 60 }]), sf.InvalidArgument, 'INVALID_ARGUMENT');
-  throwsLike(() => new ScriptedClock(true), TypeError, 'INVALID_ARGUMENT');
+  throwsLike(() => new ScriptedClock([{ ms: 1, step_ms: 1 }]), TypeError, 'ERR_INVALID_ARG_TYPE', "'step_ms'");
+  throwsLike(() => new ScriptedClock([{ count: 1 }]), TypeError, 'ERR_INVALID_ARG_TYPE', 'ms');
+  throwsLike(() => new ScriptedClock([{ ms: 2n ** 60n }]), sf.InvalidArgument, 'INVALID_ARGUMENT');
+  throwsLike(() => new ScriptedClock([{ ms: 2 ** 60 }]), TypeError, 'ERR_INVALID_ARG_TYPE', 'BigInt');
+  throwsLike(() => new ScriptedClock(true), TypeError, 'ERR_INVALID_ARG_TYPE');
+  throwsLike(() => new ScriptedClock(0, { tick: true }), TypeError, 'ERR_INVALID_ARG_TYPE', "'tick'");
 });

@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const sf = require('../index.js');
+const { runArgumentsCase } = require('./arguments.js');
 
 const VECTORS = process.env.SNOWFLEET_VECTORS_DIR || path.join(__dirname, '..', '..', 'conformance', 'vectors');
 const files = fs.existsSync(VECTORS)
@@ -314,7 +315,7 @@ function runTimeCase(c) {
   });
 }
 
-const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase };
+const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase, arguments: runArgumentsCase };
 
 for (const file of files) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS, file), 'utf8'));

@@ -76,17 +76,16 @@ test('core errors thrown by native code are the registered classes', () => {
   assert.match(e.stack, /errors\.test\.js/);
 });
 
-test('wrong JS types are TypeErrors with code INVALID_ARGUMENT naming the value', () => {
-  throwsLike(() => new sf.Generator({ nodeId: true }), TypeError, 'INVALID_ARGUMENT', 'nodeId', 'boolean true');
-  throwsLike(() => new sf.Generator({ nodeId: '37' }), TypeError, 'INVALID_ARGUMENT', "string '37'");
-  throwsLike(() => new sf.Generator(), TypeError, 'INVALID_ARGUMENT', 'options');
-  throwsLike(() => new sf.Generator({}), TypeError, 'INVALID_ARGUMENT', 'nodeId');
-  throwsLike(() => new sf.Generator({ nodeID: 3 }), TypeError, 'INVALID_ARGUMENT', "'nodeID'");
-  throwsLike(() => sf.decode(true), TypeError, 'INVALID_ARGUMENT', 'boolean true');
-  throwsLike(() => sf.decode({}), TypeError, 'INVALID_ARGUMENT', 'object');
-  throwsLike(() => sf.parseId(5), TypeError, 'INVALID_ARGUMENT', 'number 5');
-  throwsLike(() => new sf.Generator({ nodeId: 1, clock: {} }), TypeError, 'INVALID_ARGUMENT', 'ScriptedClock');
-  throwsLike(() => new sf.Generator({ nodeId: 1, layout: 42 }), TypeError, 'INVALID_ARGUMENT', 'layout');
+test('wrong JS types are plain TypeErrors with code ERR_INVALID_ARG_TYPE naming the value', () => {
+  throwsLike(() => new sf.Generator({ nodeId: true }), TypeError, 'ERR_INVALID_ARG_TYPE', 'nodeId', 'boolean true');
+  throwsLike(() => new sf.Generator({ nodeId: '37' }), TypeError, 'ERR_INVALID_ARG_TYPE', "string '37'");
+  throwsLike(() => new sf.Generator(), TypeError, 'ERR_INVALID_ARG_TYPE', 'options');
+  throwsLike(() => new sf.Generator({ nodeID: 3 }), TypeError, 'ERR_INVALID_ARG_TYPE', "'nodeID'");
+  throwsLike(() => sf.decode(true), TypeError, 'ERR_INVALID_ARG_TYPE', 'boolean true');
+  throwsLike(() => sf.decode({}), TypeError, 'ERR_INVALID_ARG_TYPE', 'object');
+  throwsLike(() => sf.parseId(5), TypeError, 'ERR_INVALID_ARG_TYPE', 'number 5');
+  throwsLike(() => new sf.Generator({ nodeId: 1, clock: {} }), TypeError, 'ERR_INVALID_ARG_TYPE', 'ScriptedClock');
+  throwsLike(() => new sf.Generator({ nodeId: 1, layout: 42 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'layout');
 });
 
 test('the addon keeps working after an error thrown from a constructor', () => {

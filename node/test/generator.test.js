@@ -67,7 +67,15 @@ test('nextIdsAsync rejects with the mapped class', async () => {
   await assert.rejects(g.nextIdsAsync(10), (e) => e instanceof sf.GeneratorClosed && e.code === 'GENERATOR_CLOSED');
   const f = new sf.Generator({ nodeId: 4, clock: frozen() });
   await assert.rejects(f.nextIdsAsync(5000), (e) => e instanceof sf.ClockMovedBackwards && e.driftMs === 0);
-  assert.throws(() => f.nextIdsAsync(-1), sf.InvalidArgument);
+  // Bad n, a closed generator: a rejected promise, never a synchronous throw.
+  for (const bad of [-1, 'x', 1.5]) {
+    let p;
+    assert.doesNotThrow(() => { p = f.nextIdsAsync(bad); });
+    await assert.rejects(p, bad === -1 ? sf.InvalidArgument : TypeError);
+  }
+  let closed;
+  assert.doesNotThrow(() => { closed = g.nextIdsAsync(-1); });
+  await assert.rejects(closed, sf.GeneratorClosed, 'a closed generator answers first, whatever n is');
 });
 
 test('strict mode on a frozen clock: 4096 ids, then a bounded refusal that changes nothing', () => {
@@ -101,8 +109,8 @@ test('bad arguments change no generator state', () => {
   const b = new sf.Generator({ nodeId: 9, clock: frozen() });
   a.nextId();
   b.nextId();
-  for (const bad of [-1, 1.5, sf.maxBatch + 1, NaN]) assert.throws(() => a.nextIds(bad), sf.InvalidArgument);
-  for (const bad of ['3', 3n, null, undefined, {}]) assert.throws(() => a.nextIds(bad), TypeError);
+  for (const bad of [-1, sf.maxBatch + 1, -1n, 2n ** 64n]) assert.throws(() => a.nextIds(bad), sf.InvalidArgument);
+  for (const bad of [1.5, NaN, '3', null, undefined, {}]) assert.throws(() => a.nextIds(bad), TypeError);
   assert.deepEqual(a.stats(), b.stats());
   assert.equal(a.nextId(), b.nextId());
 });
@@ -114,20 +122,20 @@ test('options: validated, typed, and passed to the core', () => {
   assert.equal(g.maxWaitMs, 2.5);
   assert.equal(g.maxDriftMs, 50);
   assert.equal(g.layout.toString(), '41.5.5.12@1288834974657');
-  assert.ok(g.layout.equals(sf.Layout.twitter()));
+  assert.ok(g.layout.equals(sf.Layout.TWITTER));
   assert.equal(g.closed, false);
   const dflt = new sf.Generator({ nodeId: 0 });
   assert.equal(dflt.mode, 'strict');
   assert.equal(dflt.maxWaitMs, 5);
   assert.equal(dflt.maxDriftMs, 1000);
   assert.equal(dflt.layout.preset, 'default');
-  throwsLike(() => new sf.Generator({ nodeId: 1.5 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'nodeId', '1.5');
+  throwsLike(() => new sf.Generator({ nodeId: 1.5 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'nodeId', '1.5');
   throwsLike(() => new sf.Generator({ nodeId: -1 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
   throwsLike(() => new sf.Generator({ nodeId: 1024 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '1024');
-  throwsLike(() => new sf.Generator({ nodeId: 2 ** 60 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'safe integer');
+  throwsLike(() => new sf.Generator({ nodeId: 2 ** 60 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'BigInt');
   throwsLike(() => new sf.Generator({ nodeId: 1, mode: 'fast' }), sf.InvalidArgument, 'INVALID_ARGUMENT', "'fast'");
   throwsLike(() => new sf.Generator({ nodeId: 1, maxWaitMs: NaN }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'max_wait_ms');
-  throwsLike(() => new sf.Generator({ nodeId: 1, maxWaitMs: '5' }), TypeError, 'INVALID_ARGUMENT', 'maxWaitMs');
+  throwsLike(() => new sf.Generator({ nodeId: 1, maxWaitMs: '5' }), TypeError, 'ERR_INVALID_ARG_TYPE', 'maxWaitMs');
   throwsLike(() => new sf.Generator({ nodeId: 1, maxDriftMs: -1 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
   throwsLike(() => new sf.Generator({ nodeId: 1, layout: '41.10.13@0' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'got 64');
 });
@@ -140,7 +148,7 @@ test('nodeSource is passed to the core as one string', () => {
   throwsLike(() => new sf.Generator({ nodeSource: 'env:SNOWFLEET_NODE_TEST_ID' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE', 'SNOWFLEET_NODE_TEST_ID');
   throwsLike(() => new sf.Generator({ nodeSource: 'static:5000' }), sf.InvalidArgument, 'INVALID_ARGUMENT', '5000');
   throwsLike(() => new sf.Generator({ nodeSource: 'bogus' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'bogus');
-  throwsLike(() => new sf.Generator({ nodeSource: 37 }), TypeError, 'INVALID_ARGUMENT', 'nodeSource');
+  throwsLike(() => new sf.Generator({ nodeSource: 37 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'nodeSource');
 });
 
 test('stats, status, driftMs and close', () => {
@@ -209,7 +217,7 @@ test('a leased node id (local registry): status() reports the lease, stats() the
 });
 
 test('nodeId and nodeSource together are refused by the core', () => {
-  throwsLike(() => new sf.Generator({ nodeId: 5, nodeSource: 'static:37' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'not both');
+  throwsLike(() => new sf.Generator({ nodeId: 5, nodeSource: 'static:37' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'node_id=5', "node_source='static:37'");
 });
 
 // Is the etcd node source compiled in? A prebuild never has it (npm run prebuild sets

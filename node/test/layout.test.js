@@ -5,7 +5,7 @@ const sf = require('../index.js');
 const { throwsLike } = require('./helpers.js');
 
 test('presets and their properties', () => {
-  const d = sf.Layout.default();
+  const d = sf.Layout.DEFAULT;
   assert.equal(d.toString(), '41.10.12@1704067200000');
   assert.equal(d.preset, 'default');
   assert.equal(d.epochMs, 1704067200000);
@@ -22,15 +22,15 @@ test('presets and their properties', () => {
   assert.equal(d.maxElapsedMs, 2199023255551);
   assert.equal(d.maxTimestampMs, 3903090455551);
   assert.ok(new sf.Layout().equals(d));
-  assert.equal(sf.Layout.twitter().toString(), '41.5.5.12@1288834974657');
-  assert.equal(sf.Layout.twitter().maxDatacenterId, 31);
-  assert.equal(sf.Layout.twitter().split, true);
-  assert.equal(sf.Layout.discord().toString(), '41.5.5.12@1420070400000');
-  assert.equal(sf.Layout.discord().preset, 'discord');
+  assert.equal(sf.Layout.TWITTER.toString(), '41.5.5.12@1288834974657');
+  assert.equal(sf.Layout.TWITTER.maxDatacenterId, 31);
+  assert.equal(sf.Layout.TWITTER.split, true);
+  assert.equal(sf.Layout.DISCORD.toString(), '41.5.5.12@1420070400000');
+  assert.equal(sf.Layout.DISCORD.preset, 'discord');
 });
 
 test('parse, create, equality and JSON', () => {
-  assert.ok(sf.Layout.parse('twitter').equals(sf.Layout.twitter()));
+  assert.ok(sf.Layout.parse('twitter').equals(sf.Layout.TWITTER));
   assert.ok(new sf.Layout('41.5.5.12@1288834974657').equals('twitter'));
   const custom = sf.Layout.create({ epochMs: 1600000000000, timestampBits: 42, nodeBits: 8, sequenceBits: 13 });
   assert.equal(custom.toString(), '42.8.13@1600000000000');
@@ -62,9 +62,9 @@ test('invalid layouts are InvalidArgument naming the bad part', () => {
   throwsLike(() => sf.Layout.parse('41.10.13@0'), sf.InvalidArgument, 'INVALID_ARGUMENT', '64');
   throwsLike(() => sf.Layout.parse('banana'), sf.InvalidArgument, 'INVALID_ARGUMENT', 'banana');
   throwsLike(() => sf.Layout.create({ epochMs: -1, timestampBits: 41, nodeBits: 10, sequenceBits: 12 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
-  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10 }), TypeError, 'INVALID_ARGUMENT', 'sequenceBits');
-  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, datacenterBits: 5 }), TypeError, 'INVALID_ARGUMENT');
-  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41.5, nodeBits: 10, sequenceBits: 12 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '41.5');
-  throwsLike(() => sf.Layout.parse(41), TypeError, 'INVALID_ARGUMENT');
-  throwsLike(() => new sf.Layout({}), TypeError, 'INVALID_ARGUMENT');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'sequenceBits');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, datacenterBits: 5 }), TypeError, 'ERR_INVALID_ARG_TYPE');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41.5, nodeBits: 10, sequenceBits: 12 }), TypeError, 'ERR_INVALID_ARG_TYPE', '41.5');
+  throwsLike(() => sf.Layout.parse(41), TypeError, 'ERR_INVALID_ARG_TYPE');
+  throwsLike(() => new sf.Layout({}), TypeError, 'ERR_INVALID_ARG_TYPE');
 });

@@ -19,11 +19,15 @@ function cmakeCoreSources() {
     .map((s) => `core/${s}`);
 }
 
-function gypSources() {
+function readGyp() {
   // binding.gyp is JSON plus '#' comment lines.
-  const text = fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8');
-  const gyp = JSON.parse(text.replace(/^\s*#.*$/gm, ''));
-  return gyp.targets[0].sources;
+  return JSON.parse(fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8').replace(/^\s*#.*$/gm, ''));
+}
+
+/** The shipped addon's sources, with the core list variable expanded. */
+function gypSources() {
+  const gyp = readGyp();
+  return gyp.targets[0].sources.flatMap((s) => (s === '<@(snowfleet_core_sources)' ? gyp.variables.snowfleet_core_sources : [s]));
 }
 
 test("binding.gyp compiles exactly core/CMakeLists.txt's SNOWFLEET_CORE_SOURCES", () => {
@@ -35,8 +39,7 @@ test("binding.gyp compiles exactly core/CMakeLists.txt's SNOWFLEET_CORE_SOURCES"
 });
 
 test('binding.gyp builds the id-space registry from core/src/registry/', () => {
-  const text = fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8');
-  const gyp = JSON.parse(text.replace(/^\s*#.*$/gm, ''));
+  const gyp = readGyp();
   const registry = gyp.targets.find((t) => t.target_name === 'snowfleet_registry');
   assert.ok(registry, 'no snowfleet_registry target');
   const cc = fs.readdirSync(path.join(ROOT, 'core', 'src', 'registry')).filter((f) => f.endsWith('.cc'));
@@ -79,7 +82,9 @@ test('npm pack carries the core sources, headers, glue and JS entry points', () 
     'node/README.md',
   ];
   for (const f of want) assert.ok(files.has(f), `${f} is not in the npm tarball`);
-  for (const f of files) assert.ok(!f.startsWith('node/test/') && !f.startsWith('node_modules/') && !f.startsWith('build/'), `${f} should not be packed`);
+  for (const f of files) {
+    assert.ok(!f.startsWith('node/test/') && !f.startsWith('node/bench/') && !f.startsWith('node_modules/') && !f.startsWith('build/'), `${f} should not be packed`);
+  }
 });
 
 test('package.json wires require, import and types to the node/ entry points', () => {
@@ -89,4 +94,21 @@ test('package.json wires require, import and types to the node/ entry points', (
   assert.deepEqual(pkg.exports['.'], { types: './node/index.d.ts', import: './node/index.mjs', require: './node/index.js' });
   assert.equal(pkg.scripts.install, 'node-gyp-build');
   assert.ok(pkg.dependencies['node-addon-api'] && pkg.dependencies['node-gyp-build']);
+});
+
+test('test hooks live in a test-only addon: never in the shipped one, nor in the tarball', () => {
+  const gyp = readGyp();
+  const [cond, extra] = gyp.conditions.find(([c]) => c === 'snowfleet_test_hooks==1');
+  assert.equal(cond, 'snowfleet_test_hooks==1');
+  const hooks = extra.targets.find((t) => t.target_name === 'snowfleet_test_hooks');
+  assert.ok(hooks.sources.includes('node/bench/hooks.cc'));
+  assert.ok(!gyp.targets.some((t) => t.target_name === 'snowfleet_test_hooks'), 'built only when asked for');
+  const binding = require('node-gyp-build')(ROOT);
+  for (const hook of ['bareBigInt', 'coreLoop']) {
+    assert.equal(binding[hook], undefined, `the shipped addon exports ${hook}`);
+    assert.equal(require('../index.js')[`_${hook}`], undefined);
+  }
+  for (const f of fs.readdirSync(path.join(ROOT, 'bindings', 'node'))) {
+    assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'bindings', 'node', f), 'utf8'), /bareBigInt|coreLoop/, f);
+  }
 });

@@ -27,7 +27,7 @@ import {
   type LeaseState,
 } from 'snowfleet';
 
-const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.twitter() };
+const opts: GeneratorOptions = { nodeId: 37, mode: 'monotonic', maxWaitMs: 5, layout: Layout.TWITTER };
 const gen = new Generator(opts);
 const id: bigint = gen.nextId();
 const s: string = gen.nextIdString();
@@ -57,9 +57,14 @@ const json2: string = JSON.stringify({ id }, jsonReplacer);
 
 const layout = Layout.create({ epochMs: 1288834974657n, timestampBits: 41, datacenterBits: 5, machineBits: 5, sequenceBits: 12 });
 const max: number = layout.maxNodeId;
-const name: string = layout.toString() + Layout.default().preset + Layout.parse('discord').toJSON();
+const name: string = layout.toString() + Layout.DEFAULT.preset + Layout.parse('discord').toJSON();
 
 const clock = new testing.ScriptedClock([{ ms: '1737747358021' }, { ms: 1737747358022n, stepMs: 1, count: 3, every: 2 }]);
+const ticking = new testing.ScriptedClock(1737747358021, { ticking: true });
+ticking.ticking = false;
+const split = new Generator({ layout: Layout.TWITTER, datacenterId: 3, machineId: 5n });
+// @ts-expect-error presets are constants, not methods
+Layout.default();
 clock.setWallMs(1737747358021);
 const slept: bigint = clock.sleptNs;
 const frozenGen = new Generator({ nodeId: 1n, clock });
@@ -95,4 +100,4 @@ decode(true);
 // @ts-expect-error leaseState is a closed set
 const badLease: 'expired' = status.leaseState;
 
-void [batch, later, waited, healthy, lease, mark, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
+void [split, batch, later, waited, healthy, lease, mark, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
