@@ -275,6 +275,10 @@ def compose_cases():
              err("TIMESTAMP_OUT_OF_RANGE", "timestamp_ms", "1704067199999")),
         comp("sequence_above", "a sequence past its field",
              {"node_id": i(1), "sequence": i(4096)}, err("INVALID_ARGUMENT", "sequence", "4096")),
+        {"id": "arguments.compose.sequence_default", "source": "an absent sequence is 0",
+         "op": "compose", "args": {"layout": t("default"), "timestamp_ms": i(1737747358021),
+                                   "node_id": i(37)},
+         "expect": {"id": "141264821508263936"}},
         comp("node_float", "a fraction where an integer is required", {"node_id": f(1.5)},
              TYPE),
         comp("sequence_text", "a string where an integer is required",
@@ -296,6 +300,48 @@ def after_close_cases():
     ]
 
 
+def layout_create_cases():
+    def lay(cid, source, args, expect):
+        return {"id": "arguments.layout_create." + cid, "source": source, "op": "layout_create",
+                "args": args, "expect": expect}
+
+    base = {"epoch_ms": i(1288834974657), "timestamp_bits": i(41), "sequence_bits": i(12)}
+    return [
+        lay("unsplit", "the node field whole", {**base, "node_bits": i(10)},
+            {"text": "41.10.12@1288834974657"}),
+        lay("split", "the node field as datacenter + machine",
+            {**base, "datacenter_bits": i(5), "machine_bits": i(5)},
+            {"text": "41.5.5.12@1288834974657"}),
+        lay("no_node", "no node field", base,
+            err("INVALID_ARGUMENT", "node_bits", "datacenter_bits")),
+        lay("both_node_forms", "two node forms at once",
+            {**base, "node_bits": i(10), "datacenter_bits": i(5), "machine_bits": i(5)},
+            err("INVALID_ARGUMENT", "node_bits=10", "datacenter_bits=5")),
+        lay("datacenter_alone", "half a split node field",
+            {**base, "datacenter_bits": i(5)},
+            err("INVALID_ARGUMENT", "datacenter_bits=5", "machine_bits")),
+        lay("no_epoch", "the epoch is required",
+            {"timestamp_bits": i(41), "sequence_bits": i(12), "node_bits": i(10)},
+            err("INVALID_ARGUMENT", "epoch_ms")),
+        lay("no_sequence_bits", "the sequence width is required",
+            {"epoch_ms": i(0), "timestamp_bits": i(41), "node_bits": i(10)},
+            err("INVALID_ARGUMENT", "sequence_bits")),
+        lay("node_bits_named", "an unsplit node field's error names node_bits",
+            {**base, "node_bits": i(63)}, err("INVALID_ARGUMENT", "node_bits", "63")),
+        lay("width_past_int32", "a width no 32-bit int holds is refused, not wrapped",
+            {**base, "node_bits": i((1 << 32) + 10)},
+            err("INVALID_ARGUMENT", "node_bits", "4294967306")),
+        lay("sum_not_63", "the widths add up to 63",
+            {**base, "node_bits": i(9)}, err("INVALID_ARGUMENT", "63", "62")),
+        lay("split_zero_datacenter", "a split node field has a datacenter",
+            {**base, "datacenter_bits": i(0), "machine_bits": i(10)},
+            err("INVALID_ARGUMENT", "datacenter_bits >= 1")),
+        lay("float_width", "a fraction is not a width", {**base, "node_bits": f(10.5)}, TYPE),
+        lay("text_epoch", "a string is not an epoch",
+            {**base, "epoch_ms": t("0"), "node_bits": i(10)}, TYPE),
+    ]
+
+
 def field_cases():
     return [
         {"id": "arguments.fields.stats", "source": "issue 11: Stats defined once",
@@ -307,7 +353,7 @@ def field_cases():
 
 def argument_cases():
     cases = (generator_cases() + next_ids_cases() + decode_cases() + compose_cases() +
-             after_close_cases() + field_cases())
+             layout_create_cases() + after_close_cases() + field_cases())
     ids = [c["id"] for c in cases]
     assert len(ids) == len(set(ids)), "duplicate case ids"
     return cases

@@ -86,7 +86,16 @@ size_t format_id(int64_t id, char* out) noexcept {
   return n;
 }
 
+int64_t parse_int(std::string_view text, std::string_view what) {
+  int64_t v;
+  if (!detail::parse_int64(text, &v, /*allow_negative=*/true))
+    bad(std::string(what) + " must be a decimal integer in [-9223372036854775808, "
+        "9223372036854775807], got " + detail::quote(text));
+  return v;
+}
+
 std::string format_id(int64_t id) {
+  if (id < 0) bad("id must be non-negative, got " + std::to_string(id));
   char buf[20];
   return std::string(buf, format_id(id, buf));
 }

@@ -11,8 +11,10 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
-void check(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
-           int sequence_bits) {
+// Checked in int64 before anything narrows, so no width wraps into range. `node_name`
+// names the unsplit node field ("node_bits") or the split one's low half ("machine_bits").
+void check(int64_t epoch_ms, int64_t timestamp_bits, int64_t datacenter_bits,
+           int64_t machine_bits, int64_t sequence_bits, const char* node_name) {
   if (epoch_ms < 0 || epoch_ms > Layout::kMaxEpochMs)
     bad("layout epoch_ms must be in [0, " + std::to_string(Layout::kMaxEpochMs) + "], got " +
         std::to_string(epoch_ms));
@@ -22,10 +24,11 @@ void check(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machin
   if (datacenter_bits < 0 || datacenter_bits > 62)
     bad("layout datacenter_bits must be in [0, 62], got " + std::to_string(datacenter_bits));
   if (machine_bits < 0 || machine_bits > 62)
-    bad("layout machine_bits must be in [0, 62], got " + std::to_string(machine_bits));
+    bad(std::string("layout ") + node_name + " must be in [0, 62], got " +
+        std::to_string(machine_bits));
   if (sequence_bits < 0 || sequence_bits > 62)
     bad("layout sequence_bits must be in [0, 62], got " + std::to_string(sequence_bits));
-  const int total = timestamp_bits + datacenter_bits + machine_bits + sequence_bits;
+  const int64_t total = timestamp_bits + datacenter_bits + machine_bits + sequence_bits;
   if (total != 63)
     bad("layout fields must add up to 63 bits (plus the sign bit), got " +
         std::to_string(total));
@@ -33,29 +36,42 @@ void check(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machin
 
 }  // namespace
 
-Layout Layout::create(int64_t epoch_ms, int timestamp_bits, int node_bits, int sequence_bits) {
-  check(epoch_ms, timestamp_bits, 0, node_bits, sequence_bits);
-  Layout l;
-  l.epoch_ms_ = epoch_ms;
-  l.timestamp_bits_ = timestamp_bits;
-  l.datacenter_bits_ = 0;
-  l.machine_bits_ = node_bits;
-  l.sequence_bits_ = sequence_bits;
-  return l;
+Layout Layout::create(int64_t epoch_ms, int64_t timestamp_bits, int64_t node_bits,
+                      int64_t sequence_bits) {
+  check(epoch_ms, timestamp_bits, 0, node_bits, sequence_bits, "node_bits");
+  return Layout(epoch_ms, static_cast<int>(timestamp_bits), 0, static_cast<int>(node_bits),
+                static_cast<int>(sequence_bits));
 }
 
-Layout Layout::create_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
-                            int machine_bits, int sequence_bits) {
+Layout Layout::create_split(int64_t epoch_ms, int64_t timestamp_bits, int64_t datacenter_bits,
+                            int64_t machine_bits, int64_t sequence_bits) {
   if (datacenter_bits < 1)
     bad("a split layout needs datacenter_bits >= 1, got " + std::to_string(datacenter_bits));
-  check(epoch_ms, timestamp_bits, datacenter_bits, machine_bits, sequence_bits);
-  Layout l;
-  l.epoch_ms_ = epoch_ms;
-  l.timestamp_bits_ = timestamp_bits;
-  l.datacenter_bits_ = datacenter_bits;
-  l.machine_bits_ = machine_bits;
-  l.sequence_bits_ = sequence_bits;
-  return l;
+  check(epoch_ms, timestamp_bits, datacenter_bits, machine_bits, sequence_bits, "machine_bits");
+  return Layout(epoch_ms, static_cast<int>(timestamp_bits), static_cast<int>(datacenter_bits),
+                static_cast<int>(machine_bits), static_cast<int>(sequence_bits));
+}
+
+Layout Layout::create(const LayoutArgs& a) {
+  for (const auto& [field, name] : {std::pair{&a.epoch_ms, "epoch_ms"},
+                                    std::pair{&a.timestamp_bits, "timestamp_bits"},
+                                    std::pair{&a.sequence_bits, "sequence_bits"}})
+    if (!field->has_value()) bad(std::string("a layout needs ") + name + "; got none");
+  if (a.datacenter_bits.has_value() != a.machine_bits.has_value())
+    bad(a.datacenter_bits ? "datacenter_bits=" + std::to_string(*a.datacenter_bits) +
+                                " needs machine_bits too (a split node field)"
+                          : "machine_bits=" + std::to_string(*a.machine_bits) +
+                                " needs datacenter_bits too (a split node field)");
+  if (a.node_bits && a.datacenter_bits)
+    bad("give node_bits or datacenter_bits + machine_bits, not both; got node_bits=" +
+        std::to_string(*a.node_bits) + " and datacenter_bits=" +
+        std::to_string(*a.datacenter_bits) + " + machine_bits=" +
+        std::to_string(*a.machine_bits));
+  if (!a.node_bits && !a.datacenter_bits)
+    bad("a layout needs node_bits, or datacenter_bits + machine_bits; got none");
+  if (a.node_bits) return create(*a.epoch_ms, *a.timestamp_bits, *a.node_bits, *a.sequence_bits);
+  return create_split(*a.epoch_ms, *a.timestamp_bits, *a.datacenter_bits, *a.machine_bits,
+                      *a.sequence_bits);
 }
 
 Layout Layout::parse(std::string_view text) {

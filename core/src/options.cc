@@ -72,10 +72,11 @@ GeneratorOptions resolve_options(GeneratorArgs a) {
 }
 
 int64_t compose(const Layout& layout, int64_t timestamp_ms, const NodeArgs& node,
-                int64_t sequence) {
+                std::optional<int64_t> sequence) {
+  const int64_t seq = sequence.value_or(0);
   check_forms(node, std::nullopt, "compose", "node_id, or datacenter_id + machine_id");
-  if (node.node_id) return compose(layout, timestamp_ms, *node.node_id, sequence);
-  return compose_split(layout, timestamp_ms, *node.datacenter_id, *node.machine_id, sequence);
+  if (node.node_id) return compose(layout, timestamp_ms, *node.node_id, seq);
+  return compose_split(layout, timestamp_ms, *node.datacenter_id, *node.machine_id, seq);
 }
 
 }  // namespace snowfleet

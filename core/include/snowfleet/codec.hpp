@@ -37,8 +37,10 @@ struct NodeArgs {
 };
 /// compose() with the node given either way, under the rules of resolve_options(): exactly
 /// one form (datacenter_id and machine_id together), else kInvalidArgument naming what was
-/// given; then the fields are checked in order (timestamp, node, sequence).
-int64_t compose(const Layout& layout, int64_t timestamp_ms, const NodeArgs& node, int64_t sequence);
+/// given; then the fields are checked in order (timestamp, node, sequence). An absent
+/// sequence is 0 (the first id of that node's millisecond).
+int64_t compose(const Layout& layout, int64_t timestamp_ms, const NodeArgs& node,
+                std::optional<int64_t> sequence = std::nullopt);
 /// Unpacks an id. A negative id throws kInvalidArgument.
 Decoded decode(const Layout& layout, int64_t id);
 /// Unpacks an id given as decimal text (parse_id's rules): how every language decodes an
@@ -48,9 +50,15 @@ Decoded decode(const Layout& layout, std::string_view id_text);
 /// Parses a decimal id ("141264821508263936"): digits only, 0 <= id <= 2^63 - 1, else
 /// kInvalidArgument quoting the text.
 int64_t parse_id(std::string_view text);
+/// Parses a signed decimal integer ("-42", "1737747358021"): an optional '-', then 1 to 19
+/// ASCII digits whose value fits in int64; no '+', no spaces. Else kInvalidArgument quoting
+/// the text and naming `what` (e.g. "ms"). For every 64-bit value that arrives as text.
+int64_t parse_int(std::string_view text, std::string_view what);
 /// Writes the decimal form of a non-negative id into `out` (at least 20 bytes), returns
-/// the length. No allocation: the Node binding's string path uses it directly.
+/// the length. No allocation: the Node binding's string path uses it directly. Precondition:
+/// id >= 0 (the checked form below says so otherwise).
 size_t format_id(int64_t id, char* out) noexcept;
+/// The decimal form of an id; a negative id throws kInvalidArgument naming it.
 std::string format_id(int64_t id);
 /// ISO-8601 UTC with milliseconds, e.g. "2025-01-24T19:35:58.021Z".
 std::string format_iso8601(int64_t unix_ms);

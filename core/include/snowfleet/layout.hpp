@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,16 +16,33 @@ namespace snowfleet {
 /// A Layout value is always valid: every constructor validates.
 /// Text form: "41.10.12@1704067200000" or, split, "41.5.5.12@1288834974657"; the presets'
 /// names ("default", "twitter", "discord") are accepted by parse() too.
+/// A layout's fields as a user writes them in any language, every field optional.
+/// Layout::create(LayoutArgs) requires epoch_ms, timestamp_bits and sequence_bits, and the
+/// node field as node_bits (unsplit) or datacenter_bits + machine_bits (split), exactly
+/// one form; each missing or conflicting field is a kInvalidArgument naming it.
+struct LayoutArgs {
+  std::optional<int64_t> epoch_ms;
+  std::optional<int64_t> timestamp_bits;
+  std::optional<int64_t> node_bits;
+  std::optional<int64_t> datacenter_bits;
+  std::optional<int64_t> machine_bits;
+  std::optional<int64_t> sequence_bits;
+};
+
 class Layout {
  public:
   /// The default layout: 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z).
   constexpr Layout() noexcept = default;
 
   /// Unsplit node field. Throws kInvalidArgument naming the bad field.
-  static Layout create(int64_t epoch_ms, int timestamp_bits, int node_bits, int sequence_bits);
+  static Layout create(int64_t epoch_ms, int64_t timestamp_bits, int64_t node_bits,
+                       int64_t sequence_bits);
   /// Node field split into datacenter_bits (>= 1) + machine_bits.
-  static Layout create_split(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
-                             int machine_bits, int sequence_bits);
+  static Layout create_split(int64_t epoch_ms, int64_t timestamp_bits, int64_t datacenter_bits,
+                             int64_t machine_bits, int64_t sequence_bits);
+  /// A layout from its fields as a user gives them in any language (see LayoutArgs): the
+  /// one rule for which fields go together, for every binding.
+  static Layout create(const LayoutArgs& args);
   /// The presets, under the names every language uses (Layout.DEFAULT, .TWITTER, .DISCORD)
   /// and their text names "default", "twitter", "discord".
   static const Layout kDefault;  ///< 41.10.12@1704067200000
