@@ -139,6 +139,11 @@ function runOne(c, a, where) {
       if (id !== undefined) assert.equal(String(id), c.expect.id, where);
       return;
     }
+    case 'layout_create': {
+      const l = outcome(() => sf.Layout.create(a), c.expect, where);
+      if (l) assert.equal(l.toString(), c.expect.text, where);
+      return;
+    }
     case 'fields': {
       const g = new sf.Generator({ nodeId: 9, clock: new sf.testing.ScriptedClock(FROZEN_MS) });
       const record = a.record === 'stats' ? g.stats() : g.status();
