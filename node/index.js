@@ -74,7 +74,7 @@ Object.defineProperty(SnowfleetError.prototype, 'name', {
 Object.defineProperty(SnowfleetError.prototype, BRAND, { value: true });
 
 /** The core's error kinds ({ code, name, category, summary }), in the core's order. */
-const errorKinds = Object.freeze(binding.errorKinds().map((k) => Object.freeze(k)));
+const errorKinds = Object.freeze(binding.errorKinds.map((k) => Object.freeze(k)));
 const errorClasses = errorKinds.map(defineErrorClass);
 binding.setErrorClasses(errorClasses);
 
@@ -132,18 +132,10 @@ class Layout {
   /**
    * Layout.create({ epochMs, timestampBits, nodeBits, sequenceBits }) or, split,
    * Layout.create({ epochMs, timestampBits, datacenterBits, machineBits, sequenceBits }).
+   * The core's Layout::create decides which fields go together.
    */
   static create(fields) {
-    const [epochMs, timestampBits, nodeBits, datacenterBits, machineBits, sequenceBits] = shape(
-      fields, ['epochMs', 'timestampBits', 'nodeBits', 'datacenterBits', 'machineBits', 'sequenceBits'], 'Layout.create');
-    const split = datacenterBits !== undefined || machineBits !== undefined;
-    if (split && nodeBits !== undefined) {
-      throw typeError('Layout.create takes nodeBits or datacenterBits + machineBits, not both');
-    }
-    const info = split
-      ? binding.createSplitLayout(epochMs, timestampBits, datacenterBits, machineBits, sequenceBits)
-      : binding.createLayout(epochMs, timestampBits, nodeBits, sequenceBits);
-    return new Layout(info.text);
+    return new Layout(binding.createLayout(...shape(fields, binding.layoutArgs, 'Layout.create')).text);
   }
 
   toString() {
@@ -168,29 +160,21 @@ const layoutArg = (v) => (v instanceof Layout ? v[LAYOUT_TEXT] : v);
 
 // ---- ScriptedClock ------------------------------------------------------------------------
 
-const DECIMAL = /^-?[0-9]+$/;
-
-/** A ms value: a decimal string becomes a BigInt; numbers and bigints pass to the addon. */
-function msArg(v) {
-  if (typeof v !== 'string') return v;
-  if (!DECIMAL.test(v)) {
-    throw new errors.INVALID_ARGUMENT(`ms must be a decimal integer, got '${v.slice(0, 40)}'`);
-  }
-  return BigInt(v);
-}
-
 /** A clock argument as the addon takes it: a ScriptedClock becomes its handle. */
 let clockArg;
 
 const SEGMENT_KEYS = ['ms', 'count', 'stepMs', 'every'];
 
-/** One segment as [ms, count, stepMs, every]: a ms value alone, or a segment object. */
+/**
+ * One segment as [ms, count, stepMs, every]: a ms value alone, or a segment object. A ms
+ * value is a Number, a BigInt or signed decimal text (the addon reads each).
+ */
 function segment(s) {
   if (s !== null && typeof s === 'object' && !Array.isArray(s)) {
     const [ms, count, stepMs, every] = shape(s, SEGMENT_KEYS, 'clock segment');
-    return [msArg(ms), count, msArg(stepMs), every];
+    return [ms, count, stepMs, every];
   }
-  return [msArg(s), undefined, undefined, undefined];
+  return [s, undefined, undefined, undefined];
 }
 
 /** A script (one ms value, one segment, or a list of them) as flat segments for the addon. */
@@ -213,9 +197,9 @@ class ScriptedClock {
   }
 
   setScript(s) { this.#c.setScript(script(s)); }
-  append(s) { this.#c.append(...segment(s)); }
-  setWallMs(ms) { this.#c.setWallMs(msArg(ms)); }
-  advanceWallMs(deltaMs) { this.#c.advanceWallMs(msArg(deltaMs)); }
+  append(s) { this.#c.append(segment(s)); }
+  setWallMs(ms) { this.#c.setWallMs(ms); }
+  advanceWallMs(deltaMs) { this.#c.advanceWallMs(deltaMs); }
   /** The reading the next wall-clock read will return, in ms (does not consume it). */
   peekWallMs() { return this.#c.counters().wallMs; }
   /** Sleeps on the clock, as a generator's wait does (virtual time: returns at once). */

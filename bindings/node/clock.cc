@@ -9,80 +9,81 @@ namespace snowfleet_node {
 namespace {
 
 using snowfleet::ScriptedClock;
+using Clock = std::shared_ptr<ScriptedClock>;
 
 /// Marks the handles this addon made, so no other External passes for one.
 constexpr napi_type_tag kClockTag = {0x736e6f77666c6565, 0x7453637269707465};
 
-ScriptedClock::Segment ToSegment(Napi::Env env, const napi_value* v) {
-  ScriptedClock::Segment s;
-  s.ms = ToInt64(Napi::Value(env, v[0]), "ms");
-  s.count = Optional(Napi::Value(env, v[1]), "count", ToInt64).value_or(s.count);
-  s.step_ms = Optional(Napi::Value(env, v[2]), "stepMs", ToInt64).value_or(s.step_ms);
-  s.every = Optional(Napi::Value(env, v[3]), "every", ToInt64).value_or(s.every);
-  return s;
+/// A ms value: an integer, or signed decimal text (the core's parse_int).
+int64_t ToMs(Napi::Value v, const char* name) {
+  if (v.IsString()) return snowfleet::parse_int(v.As<Napi::String>().Utf8Value(), name);
+  return ToInt64(v, name);
 }
 
+/// Flat segments [ms, count, stepMs, every, ...], undefined where a field is not given.
 std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
-  Napi::Array a = flat.As<Napi::Array>();
+  const Napi::Array a = flat.As<Napi::Array>();
   std::vector<ScriptedClock::Segment> script;
   for (uint32_t i = 0; i + 3 < a.Length(); i += 4) {
-    const napi_value v[4] = {a.Get(i), a.Get(i + 1), a.Get(i + 2), a.Get(i + 3)};
-    script.push_back(ToSegment(flat.Env(), v));
+    ScriptedClock::Segment s;
+    s.ms = ToMs(a.Get(i), "ms");
+    s.count = Optional(a.Get(i + 1), "count", ToInt64).value_or(s.count);
+    s.step_ms = Optional(a.Get(i + 2), "stepMs", ToMs).value_or(s.step_ms);
+    s.every = Optional(a.Get(i + 3), "every", ToInt64).value_or(s.every);
+    script.push_back(s);
   }
   return script;
 }
 
-Napi::Value SetScript(Napi::Env env, ScriptedClock& c, const napi_value* args) {
-  c.set_script(ToScript(Napi::Value(env, args[0])));
+Napi::Value SetScript(Napi::Env env, const Clock& c, const napi_value* args) {
+  c->set_script(ToScript(Napi::Value(env, args[0])));
   return env.Undefined();
 }
-/// append(ms, count, stepMs, every)
-Napi::Value Append(Napi::Env env, ScriptedClock& c, const napi_value* args) {
-  const ScriptedClock::Segment s = ToSegment(env, args);
-  c.append(s.ms, s.count, s.step_ms, s.every);
+Napi::Value Append(Napi::Env env, const Clock& c, const napi_value* args) {
+  for (const auto& s : ToScript(Napi::Value(env, args[0])))
+    c->append(s.ms, s.count, s.step_ms, s.every);
   return env.Undefined();
 }
-/// setWallMs(ms), advanceWallMs(deltaMs), sleepNs(ns): one integer argument each.
-template <void (ScriptedClock::*F)(int64_t)>
-Napi::Value WithInt(Napi::Env env, ScriptedClock& c, const napi_value* args) {
-  (c.*F)(ToInt64(Napi::Value(env, args[0]), "the argument"));
+int64_t ToNs(Napi::Value v, const char*) { return ToInt64(v, "ns"); }
+/// setWallMs(ms), advanceWallMs(ms) (ms values), sleepNs(ns) (an integer).
+template <void (ScriptedClock::*F)(int64_t), int64_t (*Conv)(Napi::Value, const char*) = ToMs>
+Napi::Value WithInt(Napi::Env env, const Clock& c, const napi_value* args) {
+  ((*c).*F)(Conv(Napi::Value(env, args[0]), "ms"));
   return env.Undefined();
 }
-Napi::Value SetTicking(Napi::Env env, ScriptedClock& c, const napi_value* args) {
+Napi::Value SetTicking(Napi::Env env, const Clock& c, const napi_value* args) {
   const Napi::Value on(env, args[0]);
   if (!on.IsBoolean()) ThrowType(on, "ticking", "a boolean");
-  c.set_ticking(on.As<Napi::Boolean>());
+  c->set_ticking(on.As<Napi::Boolean>());
   return env.Undefined();
 }
 /// Everything the clock reports: { wallMs (peek), ticking, reads, sleepCount, sleptNs,
 /// maxSleepNs, minSleepNs }; nanosecond figures are BigInt, like process.hrtime.bigint().
-Napi::Value Counters(Napi::Env env, ScriptedClock& c, const napi_value*) {
-  Napi::Object o = Napi::Object::New(env);
-  o.Set("wallMs", FromInt(env, c.peek_wall_ms()));
-  o.Set("ticking", c.ticking());
-  o.Set("reads", FromInt(env, c.reads()));
-  o.Set("sleepCount", FromInt(env, c.sleep_count()));
-  o.Set("sleptNs", Napi::BigInt::New(env, c.slept_ns()));
-  o.Set("maxSleepNs", Napi::BigInt::New(env, c.max_sleep_ns()));
-  o.Set("minSleepNs", Napi::BigInt::New(env, c.min_sleep_ns()));
-  return o;
+Napi::Value Counters(Napi::Env env, const Clock& c, const napi_value*) {
+  return Obj(env, {{"wallMs", FromInt(env, c->peek_wall_ms())},
+                   {"ticking", Napi::Boolean::New(env, c->ticking())},
+                   {"reads", FromInt(env, c->reads())},
+                   {"sleepCount", FromInt(env, c->sleep_count())},
+                   {"sleptNs", Napi::BigInt::New(env, c->slept_ns())},
+                   {"maxSleepNs", Napi::BigInt::New(env, c->max_sleep_ns())},
+                   {"minSleepNs", Napi::BigInt::New(env, c->min_sleep_ns())}});
 }
 
 /// newClock(flatSegments, ticking) -> { handle, the methods }
 Napi::Value NewClock(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  std::vector<ScriptedClock::Segment> script = ToScript(info[0]);
-  const auto clock = Guard(env, [&] { return std::make_shared<ScriptedClock>(script); });
+  const auto clock = std::make_shared<ScriptedClock>(ToScript(info[0]));
   clock->set_ticking(info[1].ToBoolean());
-  Napi::Object out = BindAll<ScriptedClock>(
-      env, clock,
-      {{"setScript", Bound<ScriptedClock, SetScript>},
-       {"append", Bound<ScriptedClock, Append>},
-       {"setWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::set_wall_ms>>},
-       {"advanceWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::advance_wall_ms>>},
-       {"sleepNs", Bound<ScriptedClock, WithInt<&ScriptedClock::sleep_ns>>},
-       {"setTicking", Bound<ScriptedClock, SetTicking>},
-       {"counters", Bound<ScriptedClock, Counters>}});
+  Napi::Object out = Export<ScriptedClock>(
+      Napi::Object::New(env),
+      {{"setScript", Bound<ScriptedClock, SetScript, 1>},
+       {"append", Bound<ScriptedClock, Append, 1>},
+       {"setWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::set_wall_ms>, 1>},
+       {"advanceWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::advance_wall_ms>, 1>},
+       {"sleepNs", Bound<ScriptedClock, WithInt<&ScriptedClock::sleep_ns, ToNs>, 1>},
+       {"setTicking", Bound<ScriptedClock, SetTicking, 1>},
+       {"counters", Bound<ScriptedClock, Counters>}},
+      clock);
   auto handle = Napi::External<std::shared_ptr<ScriptedClock>>::New(
       env, new std::shared_ptr<ScriptedClock>(clock),
       [](Napi::Env, std::shared_ptr<ScriptedClock>* p) { delete p; });
@@ -93,9 +94,7 @@ Napi::Value NewClock(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-void InitScriptedClock(Napi::Env env, Napi::Object exports) {
-  exports.Set("newClock", Napi::Function::New<NewClock>(env, "newClock"));
-}
+void InitScriptedClock(Napi::Object exports) { Export(exports, {{"newClock", Fn<NewClock>}}); }
 
 std::shared_ptr<ScriptedClock> ToScriptedClock(Napi::Value v, const char* name) {
   if (!v.IsExternal() || !v.As<Napi::External<void>>().CheckTypeTag(&kClockTag))

@@ -6,63 +6,40 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet_node {
 
-/// One instance per environment (main thread, each Worker): the JS Error classes
-/// node/index.js built from error_kinds(), in ErrorKind order.
-struct AddonData {
-  std::vector<Napi::FunctionReference> error_classes;
-};
-AddonData& Data(Napi::Env env);
-
-/// The JS error (an instance of the class node/index.js registered for its kind).
-Napi::Error MakeError(Napi::Env env, const snowfleet::Error& e);
+/// The JS error for the C++ exception being handled: a core error becomes an instance of
+/// the class node/index.js registered for its kind, anything else an InternalError.
+Napi::Error CurrentError(Napi::Env env);
+/// Makes CurrentError() the pending JS exception and returns nullptr: a raw callback must
+/// not let a C++ exception escape.
+napi_value ThrowPending(napi_env env);
 /// The host's type error: a plain TypeError, code ERR_INVALID_ARG_TYPE, naming the
 /// argument, what it must be and the value it got.
 [[noreturn]] void ThrowType(Napi::Value got, const char* name, const char* want);
-/// Turns the C++ exception being handled into a pending JS exception (for raw callbacks,
-/// which must not let a C++ exception escape); returns nullptr.
-napi_value ThrowPending(napi_env env);
-
-/// Runs a core call, turning snowfleet::Error (and any other C++ failure) into the
-/// registered JS class.
-template <typename F>
-auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const snowfleet::Error& e) {
-    throw MakeError(env, e);
-  } catch (const Napi::Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw MakeError(env, snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()));
-  }
-}
 
 // ---- conversions: the host type check, nothing else ------------------------------------
 
 /// A safe-integer Number or a BigInt. Another type, a fraction or an unsafe Number is a
 /// TypeError; a BigInt past int64 is InvalidArgument naming the value.
 int64_t ToInt64(Napi::Value v, const char* name);
-/// A Number or a BigInt (NaN and ranges are the core's to judge).
-double ToDouble(Napi::Value v, const char* name);
 std::string ToString(Napi::Value v, const char* name);
-/// A layout from its text (node/index.js passes a Layout as its canonical text).
+/// A layout from its text (node/index.js passes a Layout as its text); undefined: default.
 snowfleet::Layout ToLayout(Napi::Value v, const char* name);
 /// The core clock behind a ScriptedClock handle (node/index.js passes the handle).
 std::shared_ptr<snowfleet::ScriptedClock> ToScriptedClock(Napi::Value v, const char* name);
 /// A Number, or a BigInt beyond Number.MAX_SAFE_INTEGER, so the value is never rounded.
 Napi::Value FromInt(Napi::Env env, int64_t x);
 
-/// conv(v, name), or nullopt when v is undefined (an option the user did not give).
+/// conv(v, name), or nullopt when v is undefined (an argument the user did not give).
 template <typename Conv>
 auto Optional(Napi::Value v, const char* name, Conv conv)
     -> std::optional<decltype(conv(v, name))> {
@@ -70,46 +47,63 @@ auto Optional(Napi::Value v, const char* name, Conv conv)
   return conv(v, name);
 }
 
-// ---- functions bound to one core object -------------------------------------------------
+/// A plain object with these properties, in this order.
+inline Napi::Object Obj(Napi::Env env,
+                        std::initializer_list<std::pair<const char*, Napi::Value>> kv) {
+  Napi::Object o = Napi::Object::New(env);
+  for (const auto& [k, v] : kv) o.Set(k, v);
+  return o;
+}
+
+// ---- native functions ----------------------------------------------------------------------
 //
-// A Generator's or ScriptedClock's methods are N-API functions whose `data` is the core
-// object itself: no napi_unwrap per call (which costs more than an id), and each function
-// holds a shared_ptr through its finalizer, so `const next = gen.nextId` stays valid after
-// `gen` is collected.
+// Every function is a raw N-API callback that turns any C++ exception into its JS error.
+// A Generator's or ScriptedClock's methods get the core object as `data`: no napi_unwrap
+// per call (which costs more than an id), and each function owns a shared_ptr, deleted by
+// its finalizer, so `const next = gen.nextId` stays valid after `gen` is collected.
 
-/// A method of T taking up to four arguments (missing ones are undefined).
-template <typename T>
-using Method = Napi::Value (*)(Napi::Env env, T& self, const napi_value* args);
-
-/// F as a raw callback. N: how many arguments to fetch (0 for the hot nextId: fetching
-/// none is measurably cheaper).
-template <typename T, Method<T> F, size_t N = 4>
-napi_value Bound(napi_env env, napi_callback_info cbi) {
-  size_t argc = N;
-  napi_value args[N > 0 ? N : 1];
-  void* data = nullptr;
-  napi_get_cb_info(env, cbi, &argc, args, nullptr, &data);
+/// F as a module function.
+template <Napi::Value (*F)(const Napi::CallbackInfo&)>
+napi_value Fn(napi_env env, napi_callback_info cbi) {
   try {
-    return F(Napi::Env(env), **static_cast<std::shared_ptr<T>*>(data), args);
+    return F(Napi::CallbackInfo(env, cbi));
   } catch (...) {
     return ThrowPending(env);
   }
 }
 
-/// An object { name: function } of `methods` bound to `self`.
-template <typename T>
-Napi::Object BindAll(Napi::Env env, const std::shared_ptr<T>& self,
-                     std::initializer_list<std::pair<const char*, napi_callback>> methods) {
-  Napi::Object out = Napi::Object::New(env);
-  for (const auto& [name, cb] : methods) {
-    auto* keep = new std::shared_ptr<T>(self);
-    const auto drop = [](napi_env, void* p, void*) { delete static_cast<std::shared_ptr<T>*>(p); };
+/// F(env, self, args) as a method of T, fetching N arguments (missing ones are undefined;
+/// N = 0 for the hot nextId: fetching none is measurably cheaper).
+template <typename T, Napi::Value (*F)(Napi::Env, const std::shared_ptr<T>&, const napi_value*),
+          size_t N = 0>
+napi_value Bound(napi_env env, napi_callback_info cbi) {
+  size_t argc = N;
+  napi_value args[N > 0 ? N : 1];
+  void* self = nullptr;
+  napi_get_cb_info(env, cbi, &argc, args, nullptr, &self);
+  try {
+    return F(Napi::Env(env), *static_cast<std::shared_ptr<T>*>(self), args);
+  } catch (...) {
+    return ThrowPending(env);
+  }
+}
+
+/// Sets `out[name]` to each function; with `self`, each function's data is its own
+/// std::shared_ptr<T> to it.
+template <typename T = void>
+Napi::Object Export(Napi::Object out,
+                    std::initializer_list<std::pair<const char*, napi_callback>> functions,
+                    const std::shared_ptr<T>& self = nullptr) {
+  const napi_env env = out.Env();
+  for (const auto& [name, cb] : functions) {
+    auto keep = self ? std::make_unique<std::shared_ptr<T>>(self) : nullptr;
     napi_value fn;
-    if (napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, keep, &fn) != napi_ok ||
-        napi_add_finalizer(env, fn, keep, drop, nullptr, nullptr) != napi_ok) {
-      delete keep;
-      throw Napi::Error::New(env, "snowfleet: cannot create a native function");
-    }
+    NAPI_THROW_IF_FAILED(
+        env, napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, keep.get(), &fn), out);
+    const auto drop = [](napi_env, void* p, void*) { delete static_cast<std::shared_ptr<T>*>(p); };
+    if (keep)
+      NAPI_THROW_IF_FAILED(env, napi_add_finalizer(env, fn, keep.release(), drop, nullptr, nullptr),
+                           out);
     out.Set(name, Napi::Value(env, fn));
   }
   return out;
@@ -117,8 +111,8 @@ Napi::Object BindAll(Napi::Env env, const std::shared_ptr<T>& self,
 
 // ---- module parts (one file each) ---------------------------------------------------------
 
-void InitGenerator(Napi::Env env, Napi::Object exports);
-void InitScriptedClock(Napi::Env env, Napi::Object exports);
-void InitCodec(Napi::Env env, Napi::Object exports);
+void InitGenerator(Napi::Object exports);
+void InitScriptedClock(Napi::Object exports);
+void InitCodec(Napi::Object exports);
 
 }  // namespace snowfleet_node

@@ -12,46 +12,54 @@ constexpr double kMaxSafe = 9007199254740991.0;  // Number.MAX_SAFE_INTEGER, 2^5
 
 /// Short description of a JS value for messages: "boolean true", "string '12a'", "1.5".
 std::string Describe(Napi::Value v) {
-  const napi_valuetype type = v.Type();
-  const bool primitive =
-      type == napi_boolean || type == napi_number || type == napi_bigint || type == napi_string;
-  const std::string text = primitive ? v.ToString().Utf8Value() : "";
-  switch (type) {
-    case napi_undefined:
-      return "undefined";
-    case napi_null:
-      return "null";
-    case napi_boolean:
-      return "boolean " + text;
-    case napi_number:
-      return "number " + text;
-    case napi_bigint:
-      return "bigint " + text + "n";
-    case napi_string:
-      return "string '" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
-    case napi_symbol:
-      return "a symbol";
-    case napi_function:
-      return "a function";
-    default:
-      return v.IsArray() ? "an array" : "an object";
-  }
+  const napi_valuetype t = v.Type();
+  if (t == napi_undefined || t == napi_null) return t == napi_null ? "null" : "undefined";
+  if (t == napi_symbol || t == napi_function) return t == napi_symbol ? "a symbol" : "a function";
+  if (t != napi_boolean && t != napi_number && t != napi_bigint && t != napi_string)
+    return v.IsArray() ? "an array" : "an object";
+  const std::string text = v.ToString().Utf8Value();
+  if (t == napi_string)
+    return "string '" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
+  return (t == napi_boolean  ? "boolean "
+          : t == napi_number ? "number "
+                             : "bigint ") +
+         text + (t == napi_bigint ? "n" : "");
 }
 
-}  // namespace
-
 Napi::Error MakeError(Napi::Env env, const snowfleet::Error& e) {
-  const auto& classes = Data(env).error_classes;
+  const auto* classes = env.GetInstanceData<std::vector<Napi::FunctionReference>>();
   const size_t i = static_cast<size_t>(e.kind());
-  Napi::String message = Napi::String::New(env, e.what());
-  if (i >= classes.size()) {  // the raw addon, used without node/index.js
+  if (classes == nullptr || i >= classes->size()) {  // the raw addon, without node/index.js
     Napi::Error err = Napi::Error::New(env, e.what());
     err.Set("code", e.code());
     return err;
   }
   Napi::Object options = Napi::Object::New(env);
   options.Set("driftMs", Napi::Number::New(env, static_cast<double>(e.drift_ms())));
-  return Napi::Error(env, classes[i].New({message, options}));
+  return Napi::Error(env, (*classes)[i].New({Napi::String::New(env, e.what()), options}));
+}
+
+}  // namespace
+
+Napi::Error CurrentError(Napi::Env env) {
+  try {
+    throw;
+  } catch (const snowfleet::Error& e) {
+    return MakeError(env, e);
+  } catch (const Napi::Error& e) {
+    return e;
+  } catch (const std::exception& e) {
+    return MakeError(env, snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()));
+  }
+}
+
+napi_value ThrowPending(napi_env env) {
+  try {  // making the JS error can fail too (a terminating Worker): that one is thrown then
+    CurrentError(Napi::Env(env)).ThrowAsJavaScriptException();
+  } catch (const Napi::Error& e) {
+    e.ThrowAsJavaScriptException();
+  }
+  return nullptr;
 }
 
 void ThrowType(Napi::Value got, const char* name, const char* want) {
@@ -59,23 +67,6 @@ void ThrowType(Napi::Value got, const char* name, const char* want) {
       got.Env(), std::string(name) + " must be " + want + ", got " + Describe(got));
   err.Set("code", "ERR_INVALID_ARG_TYPE");
   throw err;
-}
-
-napi_value ThrowPending(napi_env env) {
-  try {  // making the JS error can fail too (a terminating Worker): that one is thrown then
-    try {
-      throw;
-    } catch (const snowfleet::Error& e) {
-      throw MakeError(Napi::Env(env), e);
-    } catch (const Napi::Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw MakeError(Napi::Env(env), snowfleet::Error(snowfleet::ErrorKind::kInternal, e.what()));
-    }
-  } catch (const Napi::Error& e) {
-    e.ThrowAsJavaScriptException();
-  }
-  return nullptr;
 }
 
 int64_t ToInt64(Napi::Value v, const char* name) {
@@ -89,16 +80,10 @@ int64_t ToInt64(Napi::Value v, const char* name) {
   bool lossless = false;
   const int64_t x = v.As<Napi::BigInt>().Int64Value(&lossless);
   if (!lossless)
-    throw MakeError(v.Env(), snowfleet::Error(snowfleet::ErrorKind::kInvalidArgument,
-                                              std::string(name) + " " + v.ToString().Utf8Value() +
-                                                  " is outside 64 signed bits"));
+    throw snowfleet::Error(
+        snowfleet::ErrorKind::kInvalidArgument,
+        std::string(name) + " " + v.ToString().Utf8Value() + " is outside 64 signed bits");
   return x;
-}
-
-double ToDouble(Napi::Value v, const char* name) {
-  if (v.IsBigInt()) return static_cast<double>(ToInt64(v, name));
-  if (!v.IsNumber()) ThrowType(v, name, "a number (a Number or a BigInt)");
-  return v.As<Napi::Number>().DoubleValue();  // NaN and ranges: the core's rules
 }
 
 std::string ToString(Napi::Value v, const char* name) {

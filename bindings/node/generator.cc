@@ -9,49 +9,49 @@ namespace snowfleet_node {
 namespace {
 
 using snowfleet::Generator;
+using Gen = std::shared_ptr<Generator>;
 
-/// Fills a BigInt64Array's buffer off the event loop, straight into the memory the
-/// resolved array uses (the ArrayBuffer is made on the JS thread and held by reference).
-class NextIdsWorker : public Napi::AsyncWorker {
- public:
-  NextIdsWorker(Napi::Env env, std::shared_ptr<Generator> gen, size_t n)
-      : Napi::AsyncWorker(env, "snowfleet.nextIdsAsync"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        gen_(std::move(gen)),
-        n_(n) {
-    Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env, n * sizeof(int64_t));
-    out_ = static_cast<int64_t*>(buf.Data());
-    buf_ = Napi::Persistent(buf);
+/// nextIdsAsync(n): fills a BigInt64Array's buffer off the event loop, straight into the
+/// memory the resolved array uses. Always a promise: a bad n or a closed generator, judged
+/// on the JS thread before anything is allocated, rejects it.
+struct NextIdsWorker : Napi::AsyncWorker {
+  NextIdsWorker(Napi::Env env, const Gen& gen, Napi::Value n_arg)
+      : Napi::AsyncWorker(env, "snowfleet.nextIdsAsync"), gen(gen) {
+    try {
+      n = gen->batch_size(ToInt64(n_arg, "n"));
+      buf = Napi::Persistent(Napi::ArrayBuffer::New(env, n * sizeof(int64_t)));
+      out = static_cast<int64_t*>(buf.Value().Data());  // Execute() may not touch JS values
+    } catch (...) {
+      error = std::current_exception();
+    }
   }
-  Napi::Promise Promise() const { return deferred_.Promise(); }
-
- protected:
   void Execute() override {
     try {
-      gen_->next_ids(out_, n_);
-    } catch (const snowfleet::Error& e) {
-      error_ = std::make_unique<snowfleet::Error>(e);
-    } catch (const std::exception& e) {
-      error_ = std::make_unique<snowfleet::Error>(snowfleet::ErrorKind::kInternal, e.what());
+      if (!error) gen->next_ids(out, n);
+    } catch (...) {
+      error = std::current_exception();
     }
   }
   void OnOK() override {
-    if (error_) return deferred_.Reject(MakeError(Env(), *error_).Value());
-    deferred_.Resolve(
-        Napi::TypedArrayOf<int64_t>::New(Env(), n_, buf_.Value(), 0, napi_bigint64_array));
+    if (!error)
+      return deferred.Resolve(
+          Napi::TypedArrayOf<int64_t>::New(Env(), n, buf.Value(), 0, napi_bigint64_array));
+    try {
+      std::rethrow_exception(error);
+    } catch (...) {
+      deferred.Reject(CurrentError(Env()).Value());
+    }
   }
 
- private:
-  Napi::Promise::Deferred deferred_;
-  std::shared_ptr<Generator> gen_;  // keeps the generator alive past a GC
-  Napi::Reference<Napi::ArrayBuffer> buf_;
-  int64_t* out_ = nullptr;
-  size_t n_;
-  std::unique_ptr<snowfleet::Error> error_;
+  Napi::Promise::Deferred deferred{Env()};
+  Napi::Reference<Napi::ArrayBuffer> buf;
+  Gen gen;  // keeps the generator alive past a GC
+  int64_t* out = nullptr;
+  size_t n = 0;
+  std::exception_ptr error;
 };
 
-// ---- Stats and Status: expanded from the core's field lists ------------------------------
-
+// Stats and Status fields, by their C++ type (the records expand the core's field lists).
 Napi::Value ToJs(Napi::Env env, const char* camel, uint64_t x) {
   // Nanosecond figures are BigInt, like process.hrtime.bigint(); counters are Numbers.
   if (std::strstr(camel, "Ns")) return Napi::BigInt::New(env, x);
@@ -72,69 +72,62 @@ Napi::Value ToJs(Napi::Env env, const char*, snowfleet::LeaseState x) {
 
 // ---- methods -------------------------------------------------------------------------------
 
-Napi::Value NextId(Napi::Env env, Generator& gen, const napi_value*) {
-  return Napi::BigInt::New(env, gen.next_id());
+Napi::Value NextId(Napi::Env env, const Gen& gen, const napi_value*) {
+  return Napi::BigInt::New(env, gen->next_id());
 }
 
-Napi::Value NextIdString(Napi::Env env, Generator& gen, const napi_value*) {
+Napi::Value NextIdString(Napi::Env env, const Gen& gen, const napi_value*) {
   char buf[24];
-  const size_t n = snowfleet::format_id(gen.next_id(), buf);
+  const size_t n = snowfleet::format_id(gen->next_id(), buf);
   napi_value out = nullptr;
   napi_create_string_latin1(env, buf, n, &out);  // digits only: Latin-1 is exact
   return Napi::Value(env, out);
 }
 
-Napi::Value NextIds(Napi::Env env, Generator& gen, const napi_value* args) {
-  const size_t n = gen.batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
+Napi::Value NextIds(Napi::Env env, const Gen& gen, const napi_value* args) {
+  const size_t n = gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
   Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env, n * sizeof(int64_t));
-  gen.next_ids(static_cast<int64_t*>(buf.Data()), n);  // written in place: zero copy
+  gen->next_ids(static_cast<int64_t*>(buf.Data()), n);  // written in place: zero copy
   return Napi::TypedArrayOf<int64_t>::New(env, n, buf, 0, napi_bigint64_array);
 }
 
-Napi::Value Stats(Napi::Env env, Generator& gen, const napi_value*) {
-  const snowfleet::Stats s = gen.stats();
+Napi::Value NextIdsAsync(Napi::Env env, const Gen& gen, const napi_value* args) {
+  auto* worker = new NextIdsWorker(env, gen, Napi::Value(env, args[0]));
+  worker->Queue();  // deletes itself when done
+  return worker->deferred.Promise();
+}
+
+Napi::Value Stats(Napi::Env env, const Gen& gen, const napi_value*) {
+  const snowfleet::Stats s = gen->stats();
   Napi::Object o = Napi::Object::New(env);
   SNOWFLEET_STATS_FIELDS(SNOWFLEET_NODE_FIELD)
   return o;
 }
 
-Napi::Value Status(Napi::Env env, Generator& gen, const napi_value*) {
-  const snowfleet::Status s = gen.status();
+Napi::Value Status(Napi::Env env, const Gen& gen, const napi_value*) {
+  const snowfleet::Status s = gen->status();
   Napi::Object o = Napi::Object::New(env);
   SNOWFLEET_STATUS_FIELDS(SNOWFLEET_NODE_FIELD)
   return o;
 }
+#undef SNOWFLEET_NODE_FIELD
 
-Napi::Value Close(Napi::Env env, Generator& gen, const napi_value*) {
-  gen.close();
+Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
+  gen->close();
   return env.Undefined();
 }
-Napi::Value Closed(Napi::Env env, Generator& gen, const napi_value*) {
-  return Napi::Boolean::New(env, gen.closed());
+Napi::Value Closed(Napi::Env env, const Gen& gen, const napi_value*) {
+  return Napi::Boolean::New(env, gen->closed());
 }
-Napi::Value DriftMs(Napi::Env env, Generator& gen, const napi_value*) {
-  return FromInt(env, gen.drift_ms());
+Napi::Value DriftMs(Napi::Env env, const Gen& gen, const napi_value*) {
+  return FromInt(env, gen->drift_ms());
 }
 
-/// nextIdsAsync(n): always a promise; a bad n or a closed generator rejects it.
-napi_value NextIdsAsync(napi_env raw, napi_callback_info cbi) {
-  try {
-    Napi::CallbackInfo info(raw, cbi);
-    Napi::Env env = info.Env();
-    try {
-      auto& gen = *static_cast<std::shared_ptr<Generator>*>(info.Data());
-      const size_t n = Guard(env, [&] { return gen->batch_size(ToInt64(info[0], "n")); });
-      auto* worker = new NextIdsWorker(env, gen, n);  // deletes itself when done
-      worker->Queue();
-      return worker->Promise();
-    } catch (const Napi::Error& e) {
-      Napi::Promise::Deferred rejected = Napi::Promise::Deferred::New(env);
-      rejected.Reject(e.Value());
-      return rejected.Promise();
-    }
-  } catch (...) {
-    return ThrowPending(raw);  // the environment is going away
-  }
+/// A Number or a BigInt (NaN and ranges are the core's to judge).
+double ToDouble(Napi::Value v, const char* name) {
+  if (v.IsBigInt()) return static_cast<double>(ToInt64(v, name));
+  if (!v.IsNumber()) ThrowType(v, name, "a number (a Number or a BigInt)");
+  return v.As<Napi::Number>().DoubleValue();
 }
 
 /// newGenerator(layout, nodeId, datacenterId, machineId, nodeSource, mode, maxWaitMs,
@@ -152,33 +145,32 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   a.mode = Optional(info[5], "mode", ToString);
   a.max_wait_ms = Optional(info[6], "maxWaitMs", ToDouble);
   a.max_drift_ms = Optional(info[7], "maxDriftMs", ToInt64);
-  if (!info[8].IsUndefined()) a.clock = ToScriptedClock(info[8], "clock");
-  const auto gen = Guard(
-      env, [&] { return std::make_shared<Generator>(snowfleet::resolve_options(std::move(a))); });
-  Napi::Object out = BindAll<Generator>(env, gen,
-                                        {{"nextId", Bound<Generator, NextId, 0>},
-                                         {"nextIdString", Bound<Generator, NextIdString, 0>},
-                                         {"nextIds", Bound<Generator, NextIds, 1>},
-                                         {"nextIdsAsync", NextIdsAsync},
-                                         {"stats", Bound<Generator, Stats>},
-                                         {"status", Bound<Generator, Status>},
-                                         {"close", Bound<Generator, Close>},
-                                         {"closed", Bound<Generator, Closed>},
-                                         {"driftMs", Bound<Generator, DriftMs>}});
-  out.Set("nodeId", FromInt(env, gen->node_id()));
-  out.Set("mode", ToJs(env, "", gen->mode()));
-  out.Set("maxWaitMs", gen->max_wait_ms());
-  out.Set("maxDriftMs", FromInt(env, gen->max_drift_ms()));
-  out.Set("layout", gen->layout().to_string());
-  return out;
+  a.clock = Optional(info[8], "clock", ToScriptedClock).value_or(nullptr);
+  const auto gen = std::make_shared<Generator>(snowfleet::resolve_options(std::move(a)));
+  const Napi::Object fixed =
+      Obj(env, {{"nodeId", FromInt(env, gen->node_id())},
+                {"mode", ToJs(env, "", gen->mode())},
+                {"maxWaitMs", Napi::Number::New(env, gen->max_wait_ms())},
+                {"maxDriftMs", FromInt(env, gen->max_drift_ms())},
+                {"layout", Napi::String::New(env, gen->layout().to_string())}});
+  return Export<Generator>(fixed,
+                           {{"nextId", Bound<Generator, NextId>},
+                            {"nextIdString", Bound<Generator, NextIdString>},
+                            {"nextIds", Bound<Generator, NextIds, 1>},
+                            {"nextIdsAsync", Bound<Generator, NextIdsAsync, 1>},
+                            {"stats", Bound<Generator, Stats>},
+                            {"status", Bound<Generator, Status>},
+                            {"close", Bound<Generator, Close>},
+                            {"closed", Bound<Generator, Closed>},
+                            {"driftMs", Bound<Generator, DriftMs>}},
+                           gen);
 }
-#undef SNOWFLEET_NODE_FIELD
 
 }  // namespace
 
-void InitGenerator(Napi::Env env, Napi::Object exports) {
-  exports.Set("newGenerator", Napi::Function::New<NewGenerator>(env, "newGenerator"));
-  exports.Set("maxBatch", Napi::Number::New(env, Generator::kMaxBatch));
+void InitGenerator(Napi::Object exports) {
+  Export(exports, {{"newGenerator", Fn<NewGenerator>}});
+  exports.Set("maxBatch", Napi::Number::New(exports.Env(), Generator::kMaxBatch));
 }
 
 }  // namespace snowfleet_node

@@ -62,8 +62,10 @@ test('invalid layouts are InvalidArgument naming the bad part', () => {
   throwsLike(() => sf.Layout.parse('41.10.13@0'), sf.InvalidArgument, 'INVALID_ARGUMENT', '64');
   throwsLike(() => sf.Layout.parse('banana'), sf.InvalidArgument, 'INVALID_ARGUMENT', 'banana');
   throwsLike(() => sf.Layout.create({ epochMs: -1, timestampBits: 41, nodeBits: 10, sequenceBits: 12 }), sf.InvalidArgument, 'INVALID_ARGUMENT', '-1');
-  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10 }), TypeError, 'ERR_INVALID_ARG_TYPE', 'sequenceBits');
-  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, datacenterBits: 5 }), TypeError, 'ERR_INVALID_ARG_TYPE');
+  // Which fields go together is the core's rule (Layout::create): InvalidArgument naming them.
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'sequence_bits');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, datacenterBits: 5 }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'datacenter_bits');
+  throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41, nodeBits: 10, sequenceBits: 12, nodeBit: 1 }), TypeError, 'ERR_INVALID_ARG_TYPE', "'nodeBit'");
   throwsLike(() => sf.Layout.create({ epochMs: 0, timestampBits: 41.5, nodeBits: 10, sequenceBits: 12 }), TypeError, 'ERR_INVALID_ARG_TYPE', '41.5');
   throwsLike(() => sf.Layout.parse(41), TypeError, 'ERR_INVALID_ARG_TYPE');
   throwsLike(() => new sf.Layout({}), TypeError, 'ERR_INVALID_ARG_TYPE');
