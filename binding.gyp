@@ -66,7 +66,6 @@
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
-        "bindings/node/convert.cc",
         "bindings/node/generator.cc"
       ],
       "defines": [

@@ -10,6 +10,8 @@ namespace {
 
 using snowfleet::Generator;
 using Gen = std::shared_ptr<Generator>;
+using snowfleet::LeaseState;
+using snowfleet::Mode;
 
 /// nextIdsAsync(n): fills a BigInt64Array's buffer off the event loop, straight into the
 /// memory the resolved array uses. Always a promise: a bad n or a closed generator, judged
@@ -51,7 +53,7 @@ struct NextIdsWorker : Napi::AsyncWorker {
   std::exception_ptr error;
 };
 
-// Stats and Status fields, by their C++ type (the records expand the core's field lists).
+// A getter's value by its C++ type; Stats and Status expand the core's field lists.
 Napi::Value ToJs(Napi::Env env, const char* camel, uint64_t x) {
   // Nanosecond figures are BigInt, like process.hrtime.bigint(); counters are Numbers.
   if (std::strstr(camel, "Ns")) return Napi::BigInt::New(env, x);
@@ -59,18 +61,36 @@ Napi::Value ToJs(Napi::Env env, const char* camel, uint64_t x) {
 }
 Napi::Value ToJs(Napi::Env env, const char*, int64_t x) { return FromInt(env, x); }
 Napi::Value ToJs(Napi::Env env, const char*, bool x) { return Napi::Boolean::New(env, x); }
+Napi::Value ToJs(Napi::Env env, const char*, const char* x) { return Napi::String::New(env, x); }
 Napi::Value ToJs(Napi::Env env, const char*, const std::string& x) {
-  return Napi::String::New(env, x);
+  return ToJs(env, "", x.c_str());
 }
-Napi::Value ToJs(Napi::Env env, const char*, snowfleet::Mode x) {
-  return Napi::String::New(env, snowfleet::mode_name(x));
+Napi::Value ToJs(Napi::Env env, const char*, Mode x) {
+  return ToJs(env, "", snowfleet::mode_name(x));
 }
-Napi::Value ToJs(Napi::Env env, const char*, snowfleet::LeaseState x) {
-  return Napi::String::New(env, snowfleet::lease_state_name(x));
+Napi::Value ToJs(Napi::Env env, const char*, LeaseState x) {
+  return ToJs(env, "", snowfleet::lease_state_name(x));
 }
 #define SNOWFLEET_NODE_FIELD(type, name, camel, init, doc) o.Set(camel, ToJs(env, camel, s.name));
+Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Stats& s) {
+  Napi::Object o = Napi::Object::New(env);
+  SNOWFLEET_STATS_FIELDS(SNOWFLEET_NODE_FIELD)
+  return o;
+}
+Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Status& s) {
+  Napi::Object o = Napi::Object::New(env);
+  SNOWFLEET_STATUS_FIELDS(SNOWFLEET_NODE_FIELD)
+  return o;
+}
+#undef SNOWFLEET_NODE_FIELD
 
 // ---- methods -------------------------------------------------------------------------------
+
+/// A method with no argument, returning (*gen.*F)() (stats, status, closed, driftMs).
+template <auto F>
+Napi::Value Get(Napi::Env env, const Gen& gen, const napi_value*) {
+  return ToJs(env, "", ((*gen).*F)());
+}
 
 Napi::Value NextId(Napi::Env env, const Gen& gen, const napi_value*) {
   return Napi::BigInt::New(env, gen->next_id());
@@ -97,30 +117,9 @@ Napi::Value NextIdsAsync(Napi::Env env, const Gen& gen, const napi_value* args) 
   return worker->deferred.Promise();
 }
 
-Napi::Value Stats(Napi::Env env, const Gen& gen, const napi_value*) {
-  const snowfleet::Stats s = gen->stats();
-  Napi::Object o = Napi::Object::New(env);
-  SNOWFLEET_STATS_FIELDS(SNOWFLEET_NODE_FIELD)
-  return o;
-}
-
-Napi::Value Status(Napi::Env env, const Gen& gen, const napi_value*) {
-  const snowfleet::Status s = gen->status();
-  Napi::Object o = Napi::Object::New(env);
-  SNOWFLEET_STATUS_FIELDS(SNOWFLEET_NODE_FIELD)
-  return o;
-}
-#undef SNOWFLEET_NODE_FIELD
-
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   gen->close();
   return env.Undefined();
-}
-Napi::Value Closed(Napi::Env env, const Gen& gen, const napi_value*) {
-  return Napi::Boolean::New(env, gen->closed());
-}
-Napi::Value DriftMs(Napi::Env env, const Gen& gen, const napi_value*) {
-  return FromInt(env, gen->drift_ms());
 }
 
 /// A Number or a BigInt (NaN and ranges are the core's to judge).
@@ -158,11 +157,11 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
                             {"nextIdString", Bound<Generator, NextIdString>},
                             {"nextIds", Bound<Generator, NextIds, 1>},
                             {"nextIdsAsync", Bound<Generator, NextIdsAsync, 1>},
-                            {"stats", Bound<Generator, Stats>},
-                            {"status", Bound<Generator, Status>},
+                            {"stats", Bound<Generator, Get<&Generator::stats>>},
+                            {"status", Bound<Generator, Get<&Generator::status>>},
                             {"close", Bound<Generator, Close>},
-                            {"closed", Bound<Generator, Closed>},
-                            {"driftMs", Bound<Generator, DriftMs>}},
+                            {"closed", Bound<Generator, Get<&Generator::closed>>},
+                            {"driftMs", Bound<Generator, Get<&Generator::drift_ms>>}},
                            gen);
 }
 
