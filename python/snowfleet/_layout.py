@@ -71,14 +71,14 @@ class Layout:
             if node_bits is None:
                 raise TypeError("Layout.create() needs node_bits, or datacenter_bits and machine_bits")
             node = as_int32(node_bits, "node_bits")
-            return cls._wrap(_core.Layout.create(epoch, ts, node, seq))
+            return cls._wrap(_core.Layout.create(epoch, ts, node, None, None, seq))
         if node_bits is not None:
             raise TypeError("Layout.create() takes node_bits or datacenter_bits + machine_bits, not both")
         if datacenter_bits is None or machine_bits is None:
             raise TypeError("Layout.create() needs both datacenter_bits and machine_bits")
         dc = as_int32(datacenter_bits, "datacenter_bits")
         machine = as_int32(machine_bits, "machine_bits")
-        return cls._wrap(_core.Layout.create_split(epoch, ts, dc, machine, seq))
+        return cls._wrap(_core.Layout.create(epoch, ts, None, dc, machine, seq))
 
     # ---- text form, equality ------------------------------------------------------------
 
