@@ -59,8 +59,7 @@ void add_layout(py::module_& m) {
              std::optional<int64_t> node_bits, std::optional<int64_t> datacenter_bits,
              std::optional<int64_t> machine_bits, std::optional<int64_t> sequence_bits) {
             return sf::Layout::create(sf::LayoutArgs{epoch_ms, timestamp_bits, node_bits,
-                                                     datacenter_bits, machine_bits,
-                                                     sequence_bits});
+                                                     datacenter_bits, machine_bits, sequence_bits});
           },
           py::arg("epoch_ms"), py::arg("timestamp_bits"), py::arg("node_bits"),
           py::arg("datacenter_bits"), py::arg("machine_bits"), py::arg("sequence_bits"),
