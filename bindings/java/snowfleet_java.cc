@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -101,15 +102,8 @@ jobject boxed(JNIEnv* env, snowfleet::LeaseState v) {
 jlongArray layout_parse(JNIEnv* env, const std::string& text) {
   return describe(env, snowfleet::Layout::parse(text));
 }
-jlongArray layout_create(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int node_bits,
-                         int sequence_bits) {
-  return describe(env,
-                  snowfleet::Layout::create(epoch_ms, timestamp_bits, node_bits, sequence_bits));
-}
-jlongArray layout_create_split(JNIEnv* env, int64_t epoch_ms, int timestamp_bits,
-                               int datacenter_bits, int machine_bits, int sequence_bits) {
-  return describe(env, snowfleet::Layout::create_split(epoch_ms, timestamp_bits, datacenter_bits,
-                                                       machine_bits, sequence_bits));
+jlongArray layout_create(JNIEnv* env, const NativeLayoutArgs& args) {
+  return describe(env, snowfleet::Layout::create(args.args()));
 }
 std::string layout_text(int64_t e, int t, int d, int m, int s) {
   return make_layout(e, t, d, m, s).to_string();
@@ -120,12 +114,14 @@ std::string layout_preset(int64_t e, int t, int d, int m, int s) {
 
 int64_t compose(int64_t e, int t, int d, int m, int s, int64_t timestamp_ms, bool has_node_id,
                 int64_t node_id, bool has_datacenter_id, int64_t datacenter_id, bool has_machine_id,
-                int64_t machine_id, int64_t sequence) {
+                int64_t machine_id, bool has_sequence, int64_t sequence) {
   snowfleet::NodeArgs node;
   if (has_node_id) node.node_id = node_id;
   if (has_datacenter_id) node.datacenter_id = datacenter_id;
   if (has_machine_id) node.machine_id = machine_id;
-  return snowfleet::compose(make_layout(e, t, d, m, s), timestamp_ms, node, sequence);
+  std::optional<int64_t> seq;
+  if (has_sequence) seq = sequence;
+  return snowfleet::compose(make_layout(e, t, d, m, s), timestamp_ms, node, seq);
 }
 jlongArray decode(JNIEnv* env, int64_t e, int t, int d, int m, int s, int64_t id) {
   return decoded(env, snowfleet::decode(make_layout(e, t, d, m, s), id));

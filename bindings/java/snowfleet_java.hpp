@@ -59,21 +59,40 @@ void throw_java_out_of_memory(JNIEnv* env) noexcept;
 /// machine_bits, sequence_bits, node_bits, node_shift, timestamp_shift, max_node_id,
 /// max_datacenter_id, max_machine_id, max_sequence, max_elapsed_ms, max_timestamp_ms.
 jlongArray layout_parse(JNIEnv* env, const std::string& text);
-jlongArray layout_create(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int node_bits,
-                         int sequence_bits);
-jlongArray layout_create_split(JNIEnv* env, int64_t epoch_ms, int timestamp_bits,
-                               int datacenter_bits, int machine_bits, int sequence_bits);
+
+/// snowfleet::LayoutArgs, filled one given field at a time: dev.snowfleet.Layout's builder
+/// calls a setter only for a field the user set, so Layout::create(LayoutArgs) decides which
+/// fields go together and checks every width as given (int64, nothing narrowed here).
+class NativeLayoutArgs {
+ public:
+  void set_epoch_ms(int64_t v) { args_.epoch_ms = v; }
+  void set_timestamp_bits(int64_t v) { args_.timestamp_bits = v; }
+  void set_node_bits(int64_t v) { args_.node_bits = v; }
+  void set_datacenter_bits(int64_t v) { args_.datacenter_bits = v; }
+  void set_machine_bits(int64_t v) { args_.machine_bits = v; }
+  void set_sequence_bits(int64_t v) { args_.sequence_bits = v; }
+#ifndef SWIG
+  const snowfleet::LayoutArgs& args() const { return args_; }
+#endif
+
+ private:
+  snowfleet::LayoutArgs args_;
+};
+
+/// Layout::create(args), described as layout_parse() describes a layout.
+jlongArray layout_create(JNIEnv* env, const NativeLayoutArgs& args);
 std::string layout_text(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
                         int sequence_bits);
 std::string layout_preset(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                           int machine_bits, int sequence_bits);
 
-/// snowfleet::compose(layout, timestamp_ms, NodeArgs, sequence): each node field counts
-/// only when its has_ flag is set, so the core sees exactly the forms the caller gave.
+/// snowfleet::compose(layout, timestamp_ms, NodeArgs, sequence): each node field and the
+/// sequence count only when their has_ flag is set, so the core sees exactly what the caller
+/// gave (and applies its own default to an absent sequence).
 int64_t compose(int64_t epoch_ms, int timestamp_bits, int datacenter_bits, int machine_bits,
                 int sequence_bits, int64_t timestamp_ms, bool has_node_id, int64_t node_id,
                 bool has_datacenter_id, int64_t datacenter_id, bool has_machine_id,
-                int64_t machine_id, int64_t sequence);
+                int64_t machine_id, bool has_sequence, int64_t sequence);
 /// long[5]: timestamp_ms, node_id, datacenter_id, machine_id, sequence.
 jlongArray decode(JNIEnv* env, int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                   int machine_bits, int sequence_bits, int64_t id);

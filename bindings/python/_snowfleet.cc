@@ -53,11 +53,18 @@ void add_layout(py::module_& m) {
   layout.attr("TWITTER") = sf::Layout::kTwitter;
   layout.attr("DISCORD") = sf::Layout::kDiscord;
   layout.def_static("parse", &sf::Layout::parse, py::arg("text"))
-      .def_static("create", &sf::Layout::create, py::arg("epoch_ms"), py::arg("timestamp_bits"),
-                  py::arg("node_bits"), py::arg("sequence_bits"))
-      .def_static("create_split", &sf::Layout::create_split, py::arg("epoch_ms"),
-                  py::arg("timestamp_bits"), py::arg("datacenter_bits"), py::arg("machine_bits"),
-                  py::arg("sequence_bits"))
+      .def_static(
+          "create",
+          [](std::optional<int64_t> epoch_ms, std::optional<int64_t> timestamp_bits,
+             std::optional<int64_t> node_bits, std::optional<int64_t> datacenter_bits,
+             std::optional<int64_t> machine_bits, std::optional<int64_t> sequence_bits) {
+            return sf::Layout::create(sf::LayoutArgs{epoch_ms, timestamp_bits, node_bits,
+                                                     datacenter_bits, machine_bits, sequence_bits});
+          },
+          py::arg("epoch_ms"), py::arg("timestamp_bits"), py::arg("node_bits"),
+          py::arg("datacenter_bits"), py::arg("machine_bits"), py::arg("sequence_bits"),
+          "Layout::create(LayoutArgs): each field as given (None: not given); the core decides "
+          "which go together.")
       .def("to_string", &sf::Layout::to_string)
       .def_property_readonly("preset_name", &sf::Layout::preset_name)
       .def_property_readonly("epoch_ms", &sf::Layout::epoch_ms)
@@ -85,14 +92,14 @@ void add_codec(py::module_& m) {
       "compose",
       [](const sf::Layout& layout, int64_t timestamp_ms, std::optional<int64_t> node_id,
          std::optional<int64_t> datacenter_id, std::optional<int64_t> machine_id,
-         int64_t sequence) {
+         std::optional<int64_t> sequence) {
         return sf::compose(layout, timestamp_ms, sf::NodeArgs{node_id, datacenter_id, machine_id},
                            sequence);
       },
       py::arg("layout"), py::arg("timestamp_ms"), py::arg("node_id"), py::arg("datacenter_id"),
       py::arg("machine_id"), py::arg("sequence"),
       "The node as node_id or datacenter_id + machine_id (None: not given); the core checks "
-      "which form was given.");
+      "which form was given. A sequence of None is the core's default (0).");
   m.def(
       "decode",
       [](const sf::Layout& layout, int64_t id) { return decoded(sf::decode(layout, id)); },

@@ -53,13 +53,14 @@ def compose(
     *,
     timestamp_ms: int,
     node_id: Optional[int] = None,
-    sequence: int = 0,
+    sequence: Optional[int] = None,
     layout: Union[Layout, str, None] = None,
     datacenter_id: Optional[int] = None,
     machine_id: Optional[int] = None,
 ) -> int:
     """Packs fields into an id. Give ``node_id``, or ``datacenter_id`` and ``machine_id``
-    (the core refuses any other combination with InvalidArgument). Nothing is masked: a
+    (the core refuses any other combination with InvalidArgument); ``sequence`` left out
+    (or None) is 0, the node's first id of that millisecond. Nothing is masked: a
     timestamp outside the layout's window raises TimestampOutOfRange, a node id or sequence
     outside its field InvalidArgument.
 
@@ -72,7 +73,7 @@ def compose(
         None if node_id is None else as_int(node_id, "node_id"),
         None if datacenter_id is None else as_int(datacenter_id, "datacenter_id"),
         None if machine_id is None else as_int(machine_id, "machine_id"),
-        as_int(sequence, "sequence"),
+        None if sequence is None else as_int(sequence, "sequence"),
     )
 
 

@@ -11,8 +11,6 @@ from ._errors import InvalidArgument
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
-_INT32_MIN = -(1 << 31)
-_INT32_MAX = (1 << 31) - 1
 
 
 def _shown(value: object) -> str:
@@ -36,14 +34,6 @@ def as_int(value: object, name: str) -> int:
             ) from None
     if not INT64_MIN <= v <= INT64_MAX:
         raise InvalidArgument(f"{name} must fit in a signed 64-bit integer, got {v}")
-    return v
-
-
-def as_int32(value: object, name: str) -> int:
-    """As as_int, for the core's `int` parameters (bit widths)."""
-    v = as_int(value, name)
-    if not _INT32_MIN <= v <= _INT32_MAX:
-        raise InvalidArgument(f"{name} must fit in a 32-bit integer, got {v}")
     return v
 
 

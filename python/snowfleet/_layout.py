@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Optional, Tuple
 
 from . import _snowfleet as _core
-from ._convert import as_int, as_int32, as_str
+from ._convert import as_int, as_str
 
 
 class Layout:
@@ -54,31 +54,36 @@ class Layout:
     def create(
         cls,
         *,
-        epoch_ms: int,
-        timestamp_bits: int,
-        sequence_bits: int,
+        epoch_ms: Optional[int] = None,
+        timestamp_bits: Optional[int] = None,
+        sequence_bits: Optional[int] = None,
         node_bits: Optional[int] = None,
         datacenter_bits: Optional[int] = None,
         machine_bits: Optional[int] = None,
     ) -> "Layout":
-        """A layout from its fields: give ``node_bits`` for an unsplit node, or
-        ``datacenter_bits`` and ``machine_bits`` for a split one. The widths must add up to
-        63; InvalidArgument names the bad field."""
-        epoch = as_int(epoch_ms, "epoch_ms")
-        ts = as_int32(timestamp_bits, "timestamp_bits")
-        seq = as_int32(sequence_bits, "sequence_bits")
-        if datacenter_bits is None and machine_bits is None:
-            if node_bits is None:
-                raise TypeError("Layout.create() needs node_bits, or datacenter_bits and machine_bits")
-            node = as_int32(node_bits, "node_bits")
-            return cls._wrap(_core.Layout.create(epoch, ts, node, seq))
-        if node_bits is not None:
-            raise TypeError("Layout.create() takes node_bits or datacenter_bits + machine_bits, not both")
-        if datacenter_bits is None or machine_bits is None:
-            raise TypeError("Layout.create() needs both datacenter_bits and machine_bits")
-        dc = as_int32(datacenter_bits, "datacenter_bits")
-        machine = as_int32(machine_bits, "machine_bits")
-        return cls._wrap(_core.Layout.create_split(epoch, ts, dc, machine, seq))
+        """A layout from its fields: ``epoch_ms``, ``timestamp_bits``, ``sequence_bits``, and
+        the node field as ``node_bits`` (unsplit) or ``datacenter_bits`` + ``machine_bits``
+        (split). The widths must add up to 63.
+
+        >>> Layout.create(epoch_ms=1288834974657, timestamp_bits=41, datacenter_bits=5,
+        ...               machine_bits=5, sequence_bits=12) == Layout.TWITTER
+        True
+
+        A field left out (or None) is not given; the core decides which fields go together
+        (every language's rule): a missing field, both node forms or half a split node, and a
+        width or epoch out of range raise InvalidArgument naming the field. A non-int is a
+        TypeError.
+        """
+        return cls._wrap(
+            _core.Layout.create(
+                _given(epoch_ms, "epoch_ms"),
+                _given(timestamp_bits, "timestamp_bits"),
+                _given(node_bits, "node_bits"),
+                _given(datacenter_bits, "datacenter_bits"),
+                _given(machine_bits, "machine_bits"),
+                _given(sequence_bits, "sequence_bits"),
+            )
+        )
 
     # ---- text form, equality ------------------------------------------------------------
 
@@ -195,6 +200,11 @@ class Layout:
     def max_timestamp_ms(self) -> int:
         """Last Unix ms the layout can represent: epoch_ms + max_elapsed_ms."""
         return self._native.max_timestamp_ms
+
+
+def _given(value: object, name: str) -> Optional[int]:
+    """None (not given) as is, else the value as an int64 (the host's type check only)."""
+    return None if value is None else as_int(value, name)
 
 
 def layout_arg(layout: object) -> Layout:

@@ -16,7 +16,7 @@ def compose(
     node_id: Optional[int],
     datacenter_id: Optional[int],
     machine_id: Optional[int],
-    sequence: int,
+    sequence: Optional[int],
 ) -> int: ...
 def decode(layout: Layout, id: int) -> Tuple[int, int, int, int, int]: ...
 def decode_text(layout: Layout, text: str) -> Tuple[int, int, int, int, int]: ...
@@ -31,10 +31,13 @@ class Layout:
     @staticmethod
     def parse(text: str) -> Layout: ...
     @staticmethod
-    def create(epoch_ms: int, timestamp_bits: int, node_bits: int, sequence_bits: int) -> Layout: ...
-    @staticmethod
-    def create_split(
-        epoch_ms: int, timestamp_bits: int, datacenter_bits: int, machine_bits: int, sequence_bits: int
+    def create(
+        epoch_ms: Optional[int],
+        timestamp_bits: Optional[int],
+        node_bits: Optional[int],
+        datacenter_bits: Optional[int],
+        machine_bits: Optional[int],
+        sequence_bits: Optional[int],
     ) -> Layout: ...
     def to_string(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...

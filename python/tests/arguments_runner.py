@@ -110,6 +110,10 @@ def arguments_case(case: Dict[str, Any]) -> None:
         got = _outcome(expect, lambda: snowfleet.compose(**args))
         if got is not None:
             assert str(got) == expect["id"]
+    elif op == "layout_create":
+        layout = _outcome(expect, lambda: snowfleet.Layout.create(**args))
+        if layout is not None:
+            assert layout.text == expect["text"]
     elif op == "fields":
         record = {"stats": snowfleet.Stats, "status": snowfleet.Status}[args["record"]]
         assert list(record._fields) == expect["names"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import pickle
+import re
+from typing import Any, Dict
 
 import pytest
 
@@ -38,20 +40,40 @@ def test_create() -> None:
                          sequence_bits=12) == Layout.DEFAULT
     assert Layout.create(epoch_ms=1288834974657, timestamp_bits=41, datacenter_bits=5,
                          machine_bits=5, sequence_bits=12) == Layout.TWITTER
+    # None is "not given", as leaving the field out.
+    assert Layout.create(epoch_ms=1288834974657, timestamp_bits=41, node_bits=None,
+                         datacenter_bits=5, machine_bits=5, sequence_bits=12) == Layout.TWITTER
     with pytest.raises(InvalidArgument) as info:
         Layout.create(epoch_ms=0, timestamp_bits=41, node_bits=10, sequence_bits=11)
     assert "63" in str(info.value)
-    with pytest.raises(TypeError):
-        Layout.create(epoch_ms=0, timestamp_bits=41, sequence_bits=12)
-    with pytest.raises(TypeError):
-        Layout.create(epoch_ms=0, timestamp_bits=41, node_bits=10, datacenter_bits=5,
-                      machine_bits=5, sequence_bits=12)
     with pytest.raises(TypeError):
         Layout.create(epoch_ms=0, timestamp_bits=41.0, node_bits=10, sequence_bits=12)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Layout.create(epoch_ms=True, timestamp_bits=41, node_bits=10, sequence_bits=12)
     with pytest.raises(InvalidArgument):
         Layout.create(epoch_ms=0, timestamp_bits=1 << 40, node_bits=10, sequence_bits=12)
+
+
+@pytest.mark.parametrize(
+    "fields, named",
+    [
+        # Which fields go together is the core's rule (Layout::create(LayoutArgs)), the same
+        # InvalidArgument in every language, not a Python TypeError.
+        ({"timestamp_bits": 41, "sequence_bits": 12}, "node_bits, or datacenter_bits"),
+        ({"timestamp_bits": 41, "node_bits": 10, "datacenter_bits": 5, "machine_bits": 5,
+          "sequence_bits": 12}, "node_bits=10"),
+        ({"timestamp_bits": 41, "machine_bits": 5, "sequence_bits": 12}, "machine_bits=5"),
+        ({"node_bits": 10, "sequence_bits": 12}, "timestamp_bits"),
+        ({"timestamp_bits": 41, "node_bits": 10}, "sequence_bits"),
+        # A width no 32-bit int holds is checked as given, not wrapped into range.
+        ({"timestamp_bits": 41, "node_bits": (1 << 32) + 10, "sequence_bits": 12}, "4294967306"),
+    ],
+)
+def test_create_rules_are_the_cores(fields: Dict[str, Any], named: str) -> None:
+    with pytest.raises(InvalidArgument, match=re.escape(named)):
+        Layout.create(epoch_ms=0, **fields)
+    with pytest.raises(InvalidArgument, match="epoch_ms"):
+        Layout.create(**{**fields, "epoch_ms": None})
 
 
 @pytest.mark.parametrize("text", ["", "41.10.12", "41.10.12@", "41.10.12@-1", "x", "41.10.13@0",
@@ -112,6 +134,8 @@ def test_decode_rejects(bad: object, exc: type) -> None:
 
 def test_compose_round_trips() -> None:
     assert compose(timestamp_ms=1737747358021, node_id=37) == 141264821508263936
+    # An absent sequence is the core's default, 0; None is absent.
+    assert compose(timestamp_ms=1737747358021, node_id=37, sequence=None) == 141264821508263936
     assert compose(timestamp_ms=1737747358021, node_id=496, sequence=37) == 141264821510144037
     assert compose(timestamp_ms=1700000000000, datacenter_id=7, machine_id=13, sequence=4095,
                    layout="twitter") == 1724551110457221119

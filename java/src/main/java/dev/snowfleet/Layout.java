@@ -1,5 +1,6 @@
 package dev.snowfleet;
 
+import dev.snowfleet.internal.jni.NativeLayoutArgs;
 import dev.snowfleet.internal.jni.SnowfleetNative;
 
 /**
@@ -63,23 +64,120 @@ public final class Layout {
     }
 
     /**
-     * A layout with an unsplit node field.
+     * A layout with an unsplit node field: {@code builder()} with these four fields.
      *
      * @throws InvalidArgumentException naming the bad field
      */
-    public static Layout create(long epochMs, int timestampBits, int nodeBits, int sequenceBits) {
-        return new Layout(SnowfleetNative.layoutCreate(epochMs, timestampBits, nodeBits, sequenceBits));
+    public static Layout create(long epochMs, long timestampBits, long nodeBits, long sequenceBits) {
+        return builder().epochMs(epochMs).timestampBits(timestampBits).nodeBits(nodeBits)
+                .sequenceBits(sequenceBits).build();
     }
 
     /**
-     * A layout whose node field is datacenterBits (at least 1) + machineBits.
+     * A layout whose node field is datacenterBits (at least 1) + machineBits: {@code
+     * builder()} with these five fields.
      *
      * @throws InvalidArgumentException naming the bad field
      */
-    public static Layout createSplit(long epochMs, int timestampBits, int datacenterBits,
-            int machineBits, int sequenceBits) {
-        return new Layout(SnowfleetNative.layoutCreateSplit(epochMs, timestampBits, datacenterBits,
-                machineBits, sequenceBits));
+    public static Layout createSplit(long epochMs, long timestampBits, long datacenterBits,
+            long machineBits, long sequenceBits) {
+        return builder().epochMs(epochMs).timestampBits(timestampBits).datacenterBits(datacenterBits)
+                .machineBits(machineBits).sequenceBits(sequenceBits).build();
+    }
+
+    /**
+     * A builder: set epochMs, timestampBits, sequenceBits, and the node field as nodeBits
+     * (unsplit) or datacenterBits + machineBits (split).
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A layout's fields as the caller gives them. The builder records only what is set; in
+     * {@link #build()} the core decides which fields go together and checks each as given
+     * (snowfleet::Layout::create(LayoutArgs)), so Java accepts and refuses exactly what every
+     * other snowfleet package does.
+     */
+    public static final class Builder {
+        private Long epochMs;
+        private Long timestampBits;
+        private Long nodeBits;
+        private Long datacenterBits;
+        private Long machineBits;
+        private Long sequenceBits;
+
+        private Builder() {}
+
+        /** Unix ms of timestamp 0, in [0, 253402300799999] (9999-12-31T23:59:59.999Z). */
+        public Builder epochMs(long epochMs) {
+            this.epochMs = epochMs;
+            return this;
+        }
+
+        /** Width of the timestamp field, in [1, 52]. */
+        public Builder timestampBits(long timestampBits) {
+            this.timestampBits = timestampBits;
+            return this;
+        }
+
+        /** Width of an unsplit node field; not with datacenterBits / machineBits. */
+        public Builder nodeBits(long nodeBits) {
+            this.nodeBits = nodeBits;
+            return this;
+        }
+
+        /** Width of the node field's high part (at least 1); with {@link #machineBits}. */
+        public Builder datacenterBits(long datacenterBits) {
+            this.datacenterBits = datacenterBits;
+            return this;
+        }
+
+        /** Width of the node field's low part; with {@link #datacenterBits}. */
+        public Builder machineBits(long machineBits) {
+            this.machineBits = machineBits;
+            return this;
+        }
+
+        /** Width of the per-millisecond sequence. */
+        public Builder sequenceBits(long sequenceBits) {
+            this.sequenceBits = sequenceBits;
+            return this;
+        }
+
+        /**
+         * The layout.
+         *
+         * @throws InvalidArgumentException for a missing field, both node forms or half a
+         *     split node, a width or epoch outside its range, or widths that do not add up
+         *     to 63; the message names the field and the value
+         */
+        public Layout build() {
+            NativeLayoutArgs a = new NativeLayoutArgs();
+            try {
+                if (epochMs != null) {
+                    a.setEpochMs(epochMs);
+                }
+                if (timestampBits != null) {
+                    a.setTimestampBits(timestampBits);
+                }
+                if (nodeBits != null) {
+                    a.setNodeBits(nodeBits);
+                }
+                if (datacenterBits != null) {
+                    a.setDatacenterBits(datacenterBits);
+                }
+                if (machineBits != null) {
+                    a.setMachineBits(machineBits);
+                }
+                if (sequenceBits != null) {
+                    a.setSequenceBits(sequenceBits);
+                }
+                return new Layout(SnowfleetNative.layoutCreate(a));
+            } finally {
+                a.delete();
+            }
+        }
     }
 
     /** Unix ms of timestamp 0. */

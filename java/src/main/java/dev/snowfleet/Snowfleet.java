@@ -72,11 +72,25 @@ public final class Snowfleet {
      * what was given.
      */
     public static long compose(Layout layout, long timestampMs, NodeArgs node, long sequence) {
+        return composeGiven(layout, timestampMs, node, sequence);
+    }
+
+    /**
+     * As {@link #compose(Layout, long, NodeArgs, long)} without a sequence: the core's
+     * default, 0 (the node's first id of that millisecond).
+     */
+    public static long compose(Layout layout, long timestampMs, NodeArgs node) {
+        return composeGiven(layout, timestampMs, node, null);
+    }
+
+    /** The one call into the core; a null field (node part or sequence) is not given. */
+    private static long composeGiven(Layout layout, long timestampMs, NodeArgs node, Long sequence) {
         return SnowfleetNative.compose(layout.epochMs(), layout.timestampBits(),
                 layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), timestampMs,
                 node.nodeId() != null, orZero(node.nodeId()),
                 node.datacenterId() != null, orZero(node.datacenterId()),
-                node.machineId() != null, orZero(node.machineId()), sequence);
+                node.machineId() != null, orZero(node.machineId()),
+                sequence != null, orZero(sequence));
     }
 
     private static long orZero(Long v) {

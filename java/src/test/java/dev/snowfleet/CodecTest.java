@@ -89,4 +89,43 @@ class CodecTest {
         assertThrows(InvalidArgumentException.class, () -> Layout.create(-1, 41, 10, 12));
         assertThrows(NullPointerException.class, () -> Layout.parse(null));
     }
+
+    /** Which layout fields go together is the core's rule (Layout::create(LayoutArgs)). */
+    @Test
+    void layoutBuilderLeavesTheRulesToTheCore() {
+        assertEquals(Layout.TWITTER, Layout.builder().epochMs(1288834974657L).timestampBits(41)
+                .datacenterBits(5).machineBits(5).sequenceBits(12).build());
+        assertEquals(Layout.DEFAULT, Layout.builder().sequenceBits(12).nodeBits(10).timestampBits(41)
+                .epochMs(1704067200000L).build());
+        assertRefused("node_bits, or datacenter_bits", Layout.builder().epochMs(0).timestampBits(41).sequenceBits(12));
+        assertRefused("node_bits=10", Layout.builder().epochMs(0).timestampBits(41).sequenceBits(12)
+                .nodeBits(10).datacenterBits(5).machineBits(5));
+        assertRefused("datacenter_bits=5", Layout.builder().epochMs(0).timestampBits(41).sequenceBits(12)
+                .datacenterBits(5));
+        assertRefused("epoch_ms", Layout.builder().timestampBits(41).sequenceBits(12).nodeBits(10));
+        assertRefused("sequence_bits", Layout.builder().epochMs(0).timestampBits(41).nodeBits(10));
+        // A width is checked as given: 2^32 + 10 is not wrapped to 10 on the way.
+        InvalidArgumentException wide = assertThrows(InvalidArgumentException.class,
+                () -> Layout.create(0, 41, (1L << 32) + 10, 12));
+        assertTrue(wide.getMessage().contains("node_bits") && wide.getMessage().contains("4294967306"),
+                wide.getMessage());
+        InvalidArgumentException split = assertThrows(InvalidArgumentException.class,
+                () -> Layout.createSplit(0, 41, 0, 10, 12));
+        assertTrue(split.getMessage().contains("datacenter_bits >= 1"), split.getMessage());
+    }
+
+    private static void assertRefused(String named, Layout.Builder b) {
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class, b::build);
+        assertTrue(e.getMessage().contains(named), e.getMessage());
+    }
+
+    @Test
+    void composeWithoutSequenceIsTheCoresDefault() {
+        assertEquals(141264821508263936L, Snowfleet.compose(Layout.DEFAULT, 1737747358021L, NodeArgs.of(37)));
+        assertEquals(Snowfleet.compose(Layout.TWITTER, 1737747358021L, 3, 5, 0),
+                Snowfleet.compose(Layout.TWITTER, 1737747358021L, NodeArgs.of(3, 5)));
+        InvalidArgumentException none = assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, new NodeArgs(null, null, null)));
+        assertTrue(none.getMessage().contains("node_id"), none.getMessage());
+    }
 }

@@ -36,6 +36,8 @@ final class ArgumentVectors {
     static final long FROZEN_MS = 1737747358021L;
     private static final Set<String> GENERATOR_ARGS = Set.of("layout", "node_id", "datacenter_id",
             "machine_id", "node_source", "mode", "max_wait_ms", "max_drift_ms");
+    private static final Set<String> LAYOUT_ARGS = Set.of("epoch_ms", "timestamp_bits", "node_bits",
+            "datacenter_bits", "machine_bits", "sequence_bits");
 
     private ArgumentVectors() {}
 
@@ -87,6 +89,7 @@ final class ArgumentVectors {
             case "next_ids", "next_id", "status", "close" -> onBatchGenerator(c);
             case "decode" -> decode(c);
             case "compose" -> compose(c);
+            case "layout_create" -> layoutCreate(c);
             case "fields" -> fields(c);
             default -> fail("unknown arguments op '" + c.path("op").asText() + "'");
         }
@@ -278,12 +281,43 @@ final class ArgumentVectors {
         JsonNode args = c.get("args");
         Layout layout = Layout.parse(asText(args.get("layout")));
         long ts = asLong(args.get("timestamp_ms"));
-        long seq = asLong(args.get("sequence"));
+        Long seq = args.has("sequence") ? asLong(args.get("sequence")) : null;
         NodeArgs node = new NodeArgs(args.has("node_id") ? asLong(args.get("node_id")) : null,
                 args.has("datacenter_id") ? asLong(args.get("datacenter_id")) : null,
                 args.has("machine_id") ? asLong(args.get("machine_id")) : null);
-        outcome(c, () -> Snowfleet.compose(layout, ts, node, seq),
+        // No sequence: the overload without one (the core's default).
+        outcome(c, () -> seq == null ? Snowfleet.compose(layout, ts, node) : Snowfleet.compose(layout, ts, node, seq),
                 id -> assertEquals(c.get("expect").get("id").asText(), Long.toString(id), c.path("id").asText()));
+    }
+
+    /** The builder a user would write, with exactly the fields the case gives. */
+    static void layoutCreate(JsonNode c) throws Throwable {
+        JsonNode args = c.get("args");
+        for (var it = args.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            assertTrue(LAYOUT_ARGS.contains(k), "unknown layout_create argument " + k);
+        }
+        Layout.Builder b = Layout.builder();
+        if (args.has("epoch_ms")) {
+            b.epochMs(asLong(args.get("epoch_ms")));
+        }
+        if (args.has("timestamp_bits")) {
+            b.timestampBits(asLong(args.get("timestamp_bits")));
+        }
+        if (args.has("node_bits")) {
+            b.nodeBits(asLong(args.get("node_bits")));
+        }
+        if (args.has("datacenter_bits")) {
+            b.datacenterBits(asLong(args.get("datacenter_bits")));
+        }
+        if (args.has("machine_bits")) {
+            b.machineBits(asLong(args.get("machine_bits")));
+        }
+        if (args.has("sequence_bits")) {
+            b.sequenceBits(asLong(args.get("sequence_bits")));
+        }
+        outcome(c, b::build,
+                l -> assertEquals(c.get("expect").get("text").asText(), l.toString(), c.path("id").asText()));
     }
 
     // ---- Stats / Status field names ------------------------------------------------------

@@ -206,11 +206,11 @@ class ConformanceTest {
             case "create":
                 long epoch = Long.parseLong(c.get("epoch_ms").asText());
                 if (c.has("datacenter_bits")) {
-                    return Layout.createSplit(epoch, c.get("timestamp_bits").asInt(), c.get("datacenter_bits").asInt(),
-                            c.get("machine_bits").asInt(), c.get("sequence_bits").asInt());
+                    return Layout.createSplit(epoch, c.get("timestamp_bits").asLong(), c.get("datacenter_bits").asLong(),
+                            c.get("machine_bits").asLong(), c.get("sequence_bits").asLong());
                 }
-                return Layout.create(epoch, c.get("timestamp_bits").asInt(), c.get("node_bits").asInt(),
-                        c.get("sequence_bits").asInt());
+                return Layout.create(epoch, c.get("timestamp_bits").asLong(), c.get("node_bits").asLong(),
+                        c.get("sequence_bits").asLong());
             default:
                 throw new AssertionError("unknown layout op '" + op + "'");
         }
