@@ -11,11 +11,6 @@
 
 namespace snowfleet {
 
-/// The bit layout of an id: 1 sign bit (always 0) + timestamp + node + sequence = 64,
-/// where node is optionally split into datacenter (high bits) + machine (low bits).
-/// A Layout value is always valid: every constructor validates.
-/// Text form: "41.10.12@1704067200000" or, split, "41.5.5.12@1288834974657"; the presets'
-/// names ("default", "twitter", "discord") are accepted by parse() too.
 /// A layout's fields as a user writes them in any language, every field optional.
 /// Layout::create(LayoutArgs) requires epoch_ms, timestamp_bits and sequence_bits, and the
 /// node field as node_bits (unsplit) or datacenter_bits + machine_bits (split), exactly
@@ -29,6 +24,11 @@ struct LayoutArgs {
   std::optional<int64_t> sequence_bits;
 };
 
+/// The bit layout of an id: 1 sign bit (always 0) + timestamp + node + sequence = 64,
+/// where node is optionally split into datacenter (high bits) + machine (low bits).
+/// A Layout value is always valid: every constructor validates.
+/// Text form: "41.10.12@1704067200000" or, split, "41.5.5.12@1288834974657"; the presets'
+/// names ("default", "twitter", "discord") are accepted by parse() too.
 class Layout {
  public:
   /// The default layout: 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z).
