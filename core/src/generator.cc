@@ -180,7 +180,13 @@ void Generator::attach(int64_t node_id) {
 // thread and id space stay the parent's: this process only drops its references.
 void Generator::revive_or_throw() {
   if (!leased_) throw_unusable();
-  std::lock_guard<std::mutex> lock(*detail::revive_mu());
+  std::unique_lock<std::mutex> lock(*detail::revive_mu(), std::try_to_lock);
+  if (!lock.owns_lock()) {
+    // Another thread is claiming, with the hooks released (the Python GIL): wait for it
+    // without them, or it could never take them back.
+    detail::HooksReleased released(hooks_);
+    lock.lock();
+  }
   const uint64_t generation = detail::fork_generation();
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
   if (token == generation) return;  // another thread of this child re-claimed already
@@ -188,13 +194,16 @@ void Generator::revive_or_throw() {
   if (created_token_ != generation) {
     // First time in this child: let go of what belongs to the parent (leaked on purpose:
     // destroying a mutex or condition variable a parent thread was using could block).
+    // The parent may itself be a forked child whose claim failed: then it held nothing.
     if (keeper_) {
       keeper_->abandon_after_fork();
       new std::unique_ptr<detail::MarkKeeper>(std::move(keeper_));
     }
-    lease_->abandon_after_fork();
-    new std::shared_ptr<detail::NodeLease>(std::move(lease_));
-    new std::unique_ptr<detail::IdSpace>(std::move(space_));
+    if (lease_) {
+      lease_->abandon_after_fork();
+      new std::shared_ptr<detail::NodeLease>(std::move(lease_));
+    }
+    if (space_) new std::unique_ptr<detail::IdSpace>(std::move(space_));
     new (&close_mu_) std::mutex();  // a parent thread may have held it at the fork
     created_token_ = generation;
   }
