@@ -181,3 +181,113 @@ TEST_CASE("prefork breaker: 200 sequential children each mint once: no duplicate
   CHECK(open_fds() == fds);
   CHECK(g.status().lease_state == LeaseState::kHeld);
 }
+
+TEST_CASE("prefork breaker: close() in a child before its first call keeps the parent's slot; "
+          "every report still answers",
+          "[fleet][local][fork]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kStrict, "41.1.21@1704067200000");  // two slots
+  Generator g(a.o);
+  const int64_t parent_node = g.node_id();
+  g.next_id();
+  const auto [out, code] = run_child([&]() -> std::string {
+    const Stats before = g.stats();
+    (void)g.drift_ms();
+    const int64_t node = g.node_id();
+    g.close();
+    const Error e = error_of([&] { g.next_id(); });
+    const Error batch = error_of([&] { g.next_ids(3); });
+    const Status st = g.status();
+    g.close();  // twice: still nothing to release
+    return std::to_string(node) + " " + std::to_string(before.ids_issued) + " " + e.code() +
+           " " + batch.code() + " " + lease_state_name(st.lease_state) + " " + st.reason;
+  });
+  CHECK(code == 0);
+  CHECK(out == std::to_string(parent_node) +
+                   " 1 GENERATOR_CLOSED GENERATOR_CLOSED released generator is closed");
+  // The parent's slot is still locked by the parent: a second generator gets the other one.
+  Generator other(a.o);
+  CHECK(other.node_id() != parent_node);
+  CHECK(g.status().lease_state == LeaseState::kHeld);
+}
+
+TEST_CASE("prefork breaker: close() in a child after its claim releases the child's slot",
+          "[fleet][local][fork]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
+  Generator g(a.o);
+  const int64_t parent_node = g.node_id();
+  const auto [out, code] = run_child([&]() -> std::string {
+    g.next_ids(10);
+    const int64_t node = g.node_id();
+    g.close();
+    // Nothing in this process holds a slot now: a new generator of the child gets the
+    // child's slot back (the parent's is locked by the parent).
+    Generator again(a.o);
+    return std::to_string(node) + " " + std::to_string(again.node_id());
+  });
+  REQUIRE(code == 0);
+  const std::string child_node = std::to_string(1 - parent_node);
+  CHECK(out == child_node + " " + child_node);
+  CHECK(g.status().lease_state == LeaseState::kHeld);
+}
+
+namespace {
+// close() from the main thread while another thread's call is claiming the child's slot.
+std::atomic<int> g_close_step{0};
+void* racing_enter(void*) {
+  int expected = 0;
+  if (g_close_step.compare_exchange_strong(expected, 1)) {
+    // Inside the claim (or waiting for it): let close() run, for at most 300 ms.
+    for (int i = 0; i < 300 && g_close_step.load() != 2; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return nullptr;
+}
+void racing_leave(void*, void*) {}
+}  // namespace
+
+TEST_CASE("prefork breaker: close() while another thread of the child claims: the generator "
+          "stays closed and the claimed slot is given back",
+          "[fleet][local][fork]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
+  a.o.wait_hooks.enter = racing_enter;
+  a.o.wait_hooks.leave = racing_leave;
+  Generator g(a.o);
+  g_close_step = 5;  // the parent's calls do not take part
+  const auto [out, code] = run_child([&]() -> std::string {
+    g_close_step = 0;
+    std::string first;
+    std::thread t([&] {
+      try {
+        g.next_id();
+        first = "minted";
+      } catch (const Error& e) {
+        first = e.code();
+      }
+    });
+    while (g_close_step.load() != 1) std::this_thread::yield();
+    g.close();
+    g_close_step = 2;
+    t.join();
+    std::string after;
+    try {
+      g.next_id();
+      after = "minted";
+    } catch (const Error& e) {
+      after = e.code();
+    }
+    // The slot the claim took is free again: a new generator of this process gets it.
+    std::string slot;
+    try {
+      Generator again(a.o);
+      slot = "free";
+    } catch (const Error& e) {
+      slot = e.code();
+    }
+    return std::string(g.closed() ? "closed" : "open") + " " + after + " " + slot;
+  });
+  CHECK(code == 0);
+  CHECK(out == "closed GENERATOR_CLOSED free");
+}

@@ -30,6 +30,18 @@ std::mutex* revive_mu() {
   return mu;
 }
 
+// Takes revive_mu(). When another thread holds it (a re-claim in progress, with the hooks
+// released: the Python GIL), waits without the hooks, or that thread could never take them
+// back.
+std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks) {
+  std::unique_lock<std::mutex> lock(*revive_mu(), std::try_to_lock);
+  if (!lock.owns_lock()) {
+    HooksReleased released(hooks);
+    lock.lock();
+  }
+  return lock;
+}
+
 void register_fork_handlers() {
   // Once, before the first generator exists: a child forked after that sees a new
   // generation, so every generator it inherited refuses to mint (or, leased, claims a
@@ -180,13 +192,7 @@ void Generator::attach(int64_t node_id) {
 // thread and id space stay the parent's: this process only drops its references.
 void Generator::revive_or_throw() {
   if (!leased_) throw_unusable();
-  std::unique_lock<std::mutex> lock(*detail::revive_mu(), std::try_to_lock);
-  if (!lock.owns_lock()) {
-    // Another thread is claiming, with the hooks released (the Python GIL): wait for it
-    // without them, or it could never take them back.
-    detail::HooksReleased released(hooks_);
-    lock.lock();
-  }
+  const std::unique_lock<std::mutex> lock = detail::lock_revive(hooks_);
   const uint64_t generation = detail::fork_generation();
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
   if (token == generation) return;  // another thread of this child re-claimed already
@@ -221,6 +227,10 @@ void Generator::revive_or_throw() {
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
+  // In a forked process a re-claim (another thread's call) may be replacing the lease and
+  // the id space: wait for it, so that it neither sees them half-made nor undoes the close.
+  std::unique_lock<std::mutex> revive;
+  if (leased_ && detail::fork_generation() > 1) revive = detail::lock_revive(hooks_);
   if (leased_ && !lease_) {
     // A forked child whose re-claim failed holds nothing of its own.
     usable_token_.store(kClosedToken, std::memory_order_release);
@@ -454,6 +464,8 @@ Status Generator::status() {
                      : unconfirmed         ? LeaseState::kUnconfirmed
                                            : LeaseState::kHeld;
   }
+  // A forked child's close() before its first call dropped the parent's lease: released too.
+  if (leased_ && token == kClosedToken) st.lease_state = LeaseState::kReleased;
   if (token == kClosedToken) {
     st.reason = "generator is closed";
   } else if (token != detail::fork_generation()) {
