@@ -291,3 +291,35 @@ TEST_CASE("prefork breaker: close() while another thread of the child claims: th
   CHECK(code == 0);
   CHECK(out == "closed GENERATOR_CLOSED free");
 }
+
+TEST_CASE("prefork breaker: a child whose claim fails after taking the slot (the first mark "
+          "write) mints nothing until a later claim succeeds",
+          "[fleet][local][fork]") {
+  const std::string dir = temp_dir();
+  Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
+  Generator g(a.o);
+  const int64_t other = 1 - g.node_id();
+  // The mark's temporary file is a directory: the first mark write of the other slot fails.
+  const std::string tmp = snowfleet_test::slot_path(dir, other, ".mark.tmp");
+  REQUIRE(mkdir(tmp.c_str(), 0700) == 0);
+  const auto [out, code] = run_child([&]() -> std::string {
+    std::string text;
+    for (int i = 0; i < 2; ++i) {
+      try {
+        const int64_t id = g.next_id();
+        text += "minted:" + std::to_string(decode(a.o.layout, id).node_id) + " ";
+      } catch (const Error& e) {
+        text += std::string(e.code()) + " ";
+      }
+    }
+    if (rmdir(tmp.c_str()) != 0) return "rmdir failed";
+    const int64_t id = g.next_id();
+    const Status st = g.status();
+    text += "minted:" + std::to_string(decode(a.o.layout, id).node_id) + " " +
+            std::to_string(g.stats().mark_writes > 0) + " " + lease_state_name(st.lease_state);
+    g.close();
+    return text;
+  });
+  CHECK(code == 0);
+  CHECK(out == "LEASE_LOST LEASE_LOST minted:" + std::to_string(other) + " 1 held");
+}

@@ -219,7 +219,25 @@ void Generator::revive_or_throw() {
     detail::HooksReleased released(hooks_);
     deadline_ = nullptr;
     mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
-    attach(-1);
+    const int64_t node_id = node_id_;
+    std::atomic<int64_t>* const state = state_;
+    const int64_t initial_state = initial_state_;
+    try {
+      attach(-1);
+    } catch (...) {
+      // A step after the claim failed (the first mark write, the id space): give the slot
+      // back, as the constructor's members do when it throws, and keep pointing at what we
+      // had (the old word is leaked, so still valid), so that the next call claims afresh.
+      keeper_.reset();
+      space_.reset();
+      lease_.reset();
+      deadline_ = nullptr;
+      node_id_ = node_id;
+      node_part_ = node_id << layout_.node_shift();
+      state_ = state;
+      initial_state_ = initial_state;
+      throw;
+    }
   }
   usable_token_.store(generation, std::memory_order_release);
 }
