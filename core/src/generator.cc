@@ -121,8 +121,9 @@ Generator::Generator(GeneratorOptions o)
 }
 
 // Takes the node id (claiming a slot for a leased source) and its id space, and for a
-// lease starts the mark keeper. The constructor's work, and a forked child's re-claim.
-void Generator::attach(int64_t node_id) {
+// lease starts the mark keeper. The constructor's work, and a forked child's re-claim
+// (whose `floor_state`, the state inherited from the parent, the new space starts after).
+void Generator::attach(int64_t node_id, int64_t floor_state) {
   if (node_source_.empty()) {
     if (node_id < 0 || node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
@@ -158,6 +159,9 @@ void Generator::attach(int64_t node_id) {
         const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
         start = std::max(start, (elapsed << layout_.sequence_bits()) | seq_mask_);
       }
+      // Ids keep ascending per generator across a fork: the ones issued before it (maybe
+      // borrowed ahead of the wall) sort below the child's, whatever its node.
+      if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
       state_->store(start, std::memory_order_release);
       initial_state_ = start;
       detail::MarkKeeper::Inputs in;
@@ -223,7 +227,7 @@ void Generator::revive_or_throw() {
     std::atomic<int64_t>* const state = state_;
     const int64_t initial_state = initial_state_;
     try {
-      attach(-1);
+      attach(-1, current_state());
     } catch (...) {
       // A step after the claim failed (the first mark write, the id space): give the slot
       // back, as the constructor's members do when it throws, and keep pointing at what we
