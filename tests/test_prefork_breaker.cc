@@ -102,9 +102,10 @@ TEST_CASE("prefork breaker: a grandchild of a child whose claim failed refuses, 
   CHECK(g.status().lease_state == LeaseState::kHeld);
 }
 
-TEST_CASE("prefork breaker: a grandchild claims a slot of its own, neither the parent's nor "
-          "the child's",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: a grandchild claims a slot of its own, neither the parent's nor "
+    "the child's",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.2.20@1704067200000");  // four slots
   Generator g(a.o);
@@ -158,9 +159,10 @@ TEST_CASE("prefork breaker: threads holding the GIL make the child's first calls
   CHECK(out == "ok");
 }
 
-TEST_CASE("prefork breaker: 200 sequential children each mint once: no duplicates, the "
-          "parent keeps no descriptor",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: 200 sequential children each mint once: no duplicates, the "
+    "parent keeps no descriptor",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.3.19@1704067200000");  // eight slots
   Generator g(a.o);
@@ -182,9 +184,10 @@ TEST_CASE("prefork breaker: 200 sequential children each mint once: no duplicate
   CHECK(g.status().lease_state == LeaseState::kHeld);
 }
 
-TEST_CASE("prefork breaker: close() in a child before its first call keeps the parent's slot; "
-          "every report still answers",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: close() in a child before its first call keeps the parent's slot; "
+    "every report still answers",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
@@ -199,8 +202,8 @@ TEST_CASE("prefork breaker: close() in a child before its first call keeps the p
     const Error batch = error_of([&] { g.next_ids(3); });
     const Status st = g.status();
     g.close();  // twice: still nothing to release
-    return std::to_string(node) + " " + std::to_string(before.ids_issued) + " " + e.code() +
-           " " + batch.code() + " " + lease_state_name(st.lease_state) + " " + st.reason;
+    return std::to_string(node) + " " + std::to_string(before.ids_issued) + " " + e.code() + " " +
+           batch.code() + " " + lease_state_name(st.lease_state) + " " + st.reason;
   });
   CHECK(code == 0);
   CHECK(out == std::to_string(parent_node) +
@@ -247,9 +250,10 @@ void* racing_enter(void*) {
 void racing_leave(void*, void*) {}
 }  // namespace
 
-TEST_CASE("prefork breaker: close() while another thread of the child claims: the generator "
-          "stays closed and the claimed slot is given back",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: close() while another thread of the child claims: the generator "
+    "stays closed and the claimed slot is given back",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
   a.o.wait_hooks.enter = racing_enter;
@@ -292,9 +296,10 @@ TEST_CASE("prefork breaker: close() while another thread of the child claims: th
   CHECK(out == "closed GENERATOR_CLOSED free");
 }
 
-TEST_CASE("prefork breaker: a child whose claim fails after taking the slot (the first mark "
-          "write) mints nothing until a later claim succeeds",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: a child whose claim fails after taking the slot (the first mark "
+    "write) mints nothing until a later claim succeeds",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
@@ -324,9 +329,10 @@ TEST_CASE("prefork breaker: a child whose claim fails after taking the slot (the
   CHECK(out == "LEASE_LOST LEASE_LOST minted:" + std::to_string(other) + " 1 held");
 }
 
-TEST_CASE("prefork breaker: in a child, a monotonic generator's ids stay above the ones it "
-          "issued (borrowing ahead) before the fork",
-          "[fleet][local][fork]") {
+TEST_CASE(
+    "prefork breaker: in a child, a monotonic generator's ids stay above the ones it "
+    "issued (borrowing ahead) before the fork",
+    "[fleet][local][fork]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.10.12@1704067200000");
   Generator g(a.o);
