@@ -30,6 +30,18 @@ std::mutex* revive_mu() {
   return mu;
 }
 
+// Takes revive_mu(). When another thread holds it (a re-claim in progress, with the hooks
+// released: the Python GIL), waits without the hooks, or that thread could never take them
+// back.
+std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks) {
+  std::unique_lock<std::mutex> lock(*revive_mu(), std::try_to_lock);
+  if (!lock.owns_lock()) {
+    HooksReleased released(hooks);
+    lock.lock();
+  }
+  return lock;
+}
+
 void register_fork_handlers() {
   // Once, before the first generator exists: a child forked after that sees a new
   // generation, so every generator it inherited refuses to mint (or, leased, claims a
@@ -109,8 +121,9 @@ Generator::Generator(GeneratorOptions o)
 }
 
 // Takes the node id (claiming a slot for a leased source) and its id space, and for a
-// lease starts the mark keeper. The constructor's work, and a forked child's re-claim.
-void Generator::attach(int64_t node_id) {
+// lease starts the mark keeper. The constructor's work, and a forked child's re-claim
+// (whose `floor_state`, the state inherited from the parent, the new space starts after).
+void Generator::attach(int64_t node_id, int64_t floor_state) {
   if (node_source_.empty()) {
     if (node_id < 0 || node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
@@ -146,6 +159,9 @@ void Generator::attach(int64_t node_id) {
         const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
         start = std::max(start, (elapsed << layout_.sequence_bits()) | seq_mask_);
       }
+      // Ids keep ascending per generator across a fork: the ones issued before it (maybe
+      // borrowed ahead of the wall) sort below the child's, whatever its node.
+      if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
       state_->store(start, std::memory_order_release);
       initial_state_ = start;
       detail::MarkKeeper::Inputs in;
@@ -180,7 +196,7 @@ void Generator::attach(int64_t node_id) {
 // thread and id space stay the parent's: this process only drops its references.
 void Generator::revive_or_throw() {
   if (!leased_) throw_unusable();
-  std::lock_guard<std::mutex> lock(*detail::revive_mu());
+  const std::unique_lock<std::mutex> lock = detail::lock_revive(hooks_);
   const uint64_t generation = detail::fork_generation();
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
   if (token == generation) return;  // another thread of this child re-claimed already
@@ -188,13 +204,16 @@ void Generator::revive_or_throw() {
   if (created_token_ != generation) {
     // First time in this child: let go of what belongs to the parent (leaked on purpose:
     // destroying a mutex or condition variable a parent thread was using could block).
+    // The parent may itself be a forked child whose claim failed: then it held nothing.
     if (keeper_) {
       keeper_->abandon_after_fork();
       new std::unique_ptr<detail::MarkKeeper>(std::move(keeper_));
     }
-    lease_->abandon_after_fork();
-    new std::shared_ptr<detail::NodeLease>(std::move(lease_));
-    new std::unique_ptr<detail::IdSpace>(std::move(space_));
+    if (lease_) {
+      lease_->abandon_after_fork();
+      new std::shared_ptr<detail::NodeLease>(std::move(lease_));
+    }
+    if (space_) new std::unique_ptr<detail::IdSpace>(std::move(space_));
     new (&close_mu_) std::mutex();  // a parent thread may have held it at the fork
     created_token_ = generation;
   }
@@ -204,7 +223,25 @@ void Generator::revive_or_throw() {
     detail::HooksReleased released(hooks_);
     deadline_ = nullptr;
     mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
-    attach(-1);
+    const int64_t node_id = node_id_;
+    std::atomic<int64_t>* const state = state_;
+    const int64_t initial_state = initial_state_;
+    try {
+      attach(-1, current_state());
+    } catch (...) {
+      // A step after the claim failed (the first mark write, the id space): give the slot
+      // back, as the constructor's members do when it throws, and keep pointing at what we
+      // had (the old word is leaked, so still valid), so that the next call claims afresh.
+      keeper_.reset();
+      space_.reset();
+      lease_.reset();
+      deadline_ = nullptr;
+      node_id_ = node_id;
+      node_part_ = node_id << layout_.node_shift();
+      state_ = state;
+      initial_state_ = initial_state;
+      throw;
+    }
   }
   usable_token_.store(generation, std::memory_order_release);
 }
@@ -212,6 +249,10 @@ void Generator::revive_or_throw() {
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
+  // In a forked process a re-claim (another thread's call) may be replacing the lease and
+  // the id space: wait for it, so that it neither sees them half-made nor undoes the close.
+  std::unique_lock<std::mutex> revive;
+  if (leased_ && detail::fork_generation() > 1) revive = detail::lock_revive(hooks_);
   if (leased_ && !lease_) {
     // A forked child whose re-claim failed holds nothing of its own.
     usable_token_.store(kClosedToken, std::memory_order_release);
@@ -445,6 +486,8 @@ Status Generator::status() {
                      : unconfirmed         ? LeaseState::kUnconfirmed
                                            : LeaseState::kHeld;
   }
+  // A forked child's close() before its first call dropped the parent's lease: released too.
+  if (leased_ && token == kClosedToken) st.lease_state = LeaseState::kReleased;
   if (token == kClosedToken) {
     st.reason = "generator is closed";
   } else if (token != detail::fork_generation()) {

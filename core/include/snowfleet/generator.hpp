@@ -100,7 +100,7 @@ class Generator {
   Run reserve_slow(int64_t want, Reading reading);
   void check_usable() const;
   [[noreturn]] void throw_unusable() const;
-  void attach(int64_t node_id);
+  void attach(int64_t node_id, int64_t floor_state = -1);
   void revive_or_throw();
   int64_t read_elapsed_ms(bool* elided, int64_t* wall_ns);
   int64_t read_elapsed_ms_exact(int64_t* wall_ns);
