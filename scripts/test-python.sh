@@ -52,7 +52,7 @@ log "pip install $ROOT (with the test-only module)"
 # Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
 # snowflake-id: the benchmark's peer, smoke-run by the suite; hypothesis: the differential
 # test).
-"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id \
+"$PY" -m pip install -q --disable-pip-version-check pytest mypy numpy build snowflake-id gunicorn \
   hypothesis
 log "pytest python/tests"
 # From outside the tree, so `import snowfleet` is the installed package, not python/snowfleet.

@@ -190,9 +190,9 @@ TEST_CASE("local: a forked child neither releases nor rewrites the parent's slot
   if (pid == 0) {
     bool ok = false;
     try {
-      g->next_id();
+      g->next_id();  // claims a slot of its own: the only one is the parent's
     } catch (const Error& e) {
-      ok = e.kind() == ErrorKind::kForkDetected;
+      ok = e.kind() == ErrorKind::kNodeIdUnavailable;
     }
     g.reset();  // close() in the child: must not unlock or write the mark
     // The parent still holds the only slot.

@@ -22,13 +22,36 @@ namespace detail {
 
 std::atomic<uint64_t> g_fork_generation{1};
 
+// Serialises the re-claims of leased generators in a forked child. Built anew in every
+// child (a parent thread may have held it at the fork), never destroyed.
+alignas(std::mutex) unsigned char g_revive_mu_storage[sizeof(std::mutex)];
+std::mutex* revive_mu() {
+  static std::mutex* mu = new (g_revive_mu_storage) std::mutex();
+  return mu;
+}
+
+// Takes revive_mu(). When another thread holds it (a re-claim in progress, with the hooks
+// released: the Python GIL), waits without the hooks, or that thread could never take them
+// back.
+std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks) {
+  std::unique_lock<std::mutex> lock(*revive_mu(), std::try_to_lock);
+  if (!lock.owns_lock()) {
+    HooksReleased released(hooks);
+    lock.lock();
+  }
+  return lock;
+}
+
 void register_fork_handlers() {
   // Once, before the first generator exists: a child forked after that sees a new
-  // generation, so every generator it inherited refuses to mint.
+  // generation, so every generator it inherited refuses to mint (or, leased, claims a
+  // slot of its own first: Generator::revive_or_throw).
   static const int registered = pthread_atfork(nullptr, nullptr, [] {
     g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+    new (g_revive_mu_storage) std::mutex();
   });
   (void)registered;
+  revive_mu();
 }
 
 std::string ms_text(double ms) {
@@ -87,25 +110,36 @@ Generator::Generator(GeneratorOptions o)
   if (!o.node_source.empty() && o.node_id != -1)
     bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
         ", node_source " + detail::quote(o.node_source) + ")");
-  if (o.node_source.empty()) {
-    if (o.node_id < 0 || o.node_id > layout_.max_node_id())
+  node_source_ = std::move(o.node_source);
+  seq_mask_ = layout_.max_sequence();
+  max_elapsed_ = layout_.max_elapsed_ms();
+  max_packed_ = (max_elapsed_ << layout_.sequence_bits()) | seq_mask_;
+  attach(o.node_id);
+  leased_ = lease_ != nullptr;
+  created_token_ = detail::fork_generation();
+  usable_token_.store(created_token_, std::memory_order_release);
+}
+
+// Takes the node id (claiming a slot for a leased source) and its id space, and for a
+// lease starts the mark keeper. The constructor's work, and a forked child's re-claim
+// (whose `floor_state`, the state inherited from the parent, the new space starts after).
+void Generator::attach(int64_t node_id, int64_t floor_state) {
+  if (node_source_.empty()) {
+    if (node_id < 0 || node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
-          layout_.to_string() + ", got " + std::to_string(o.node_id));
-    node_id_ = o.node_id;
+          layout_.to_string() + ", got " + std::to_string(node_id));
+    node_id_ = node_id;
   } else {
     // A lease is exclusive: skip slots whose id space an open generator of this process
     // already uses (a static node id, the same slot from another registry).
     detail::NodeClaim claim =
-        detail::claim_node(o.node_source, layout_, clock_, [this](int64_t node) {
+        detail::claim_node(node_source_, layout_, clock_, [this](int64_t node) {
           return !detail::IdSpace::would_conflict(layout_, node, *clock_, true);
         });
     node_id_ = claim.node_id;
     lease_ = std::move(claim.lease);
   }
   node_part_ = node_id_ << layout_.node_shift();
-  seq_mask_ = layout_.max_sequence();
-  max_elapsed_ = layout_.max_elapsed_ms();
-  max_packed_ = (max_elapsed_ << layout_.sequence_bits()) | seq_mask_;
 
   // Throws (and the lease member releases the slot) when an open generator of this process
   // overlaps the id space but cannot share its word.
@@ -125,6 +159,9 @@ Generator::Generator(GeneratorOptions o)
         const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
         start = std::max(start, (elapsed << layout_.sequence_bits()) | seq_mask_);
       }
+      // Ids keep ascending per generator across a fork: the ones issued before it (maybe
+      // borrowed ahead of the wall) sort below the child's, whatever its node.
+      if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
       state_->store(start, std::memory_order_release);
       initial_state_ = start;
       detail::MarkKeeper::Inputs in;
@@ -149,13 +186,78 @@ Generator::Generator(GeneratorOptions o)
       throw;
     }
   }
-  created_token_ = detail::fork_generation();
-  usable_token_.store(created_token_, std::memory_order_release);
+}
+
+// A call found the usability token moved. A closed generator, or an unleased one in a
+// forked child, refuses (ForkDetected: its node id is the parent's). A leased one in a
+// forked child claims a slot of its own from the same source, once, whichever thread
+// comes first, and mints from there: pre-fork servers (gunicorn --preload, Celery,
+// multiprocessing) make the generator in the parent. The parent's slot, lease, keeper
+// thread and id space stay the parent's: this process only drops its references.
+void Generator::revive_or_throw() {
+  if (!leased_) throw_unusable();
+  const std::unique_lock<std::mutex> lock = detail::lock_revive(hooks_);
+  const uint64_t generation = detail::fork_generation();
+  const uint64_t token = usable_token_.load(std::memory_order_acquire);
+  if (token == generation) return;  // another thread of this child re-claimed already
+  if (token == kClosedToken) throw_unusable();
+  if (created_token_ != generation) {
+    // First time in this child: let go of what belongs to the parent (leaked on purpose:
+    // destroying a mutex or condition variable a parent thread was using could block).
+    // The parent may itself be a forked child whose claim failed: then it held nothing.
+    if (keeper_) {
+      keeper_->abandon_after_fork();
+      new std::unique_ptr<detail::MarkKeeper>(std::move(keeper_));
+    }
+    if (lease_) {
+      lease_->abandon_after_fork();
+      new std::shared_ptr<detail::NodeLease>(std::move(lease_));
+    }
+    if (space_) new std::unique_ptr<detail::IdSpace>(std::move(space_));
+    new (&close_mu_) std::mutex();  // a parent thread may have held it at the fork
+    created_token_ = generation;
+  }
+  // A failed claim (no free slot, the store unreachable) throws and leaves the generator
+  // unattached: the next call tries again.
+  if (!lease_) {
+    detail::HooksReleased released(hooks_);
+    deadline_ = nullptr;
+    mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
+    const int64_t node_id = node_id_;
+    std::atomic<int64_t>* const state = state_;
+    const int64_t initial_state = initial_state_;
+    try {
+      attach(-1, current_state());
+    } catch (...) {
+      // A step after the claim failed (the first mark write, the id space): give the slot
+      // back, as the constructor's members do when it throws, and keep pointing at what we
+      // had (the old word is leaked, so still valid), so that the next call claims afresh.
+      keeper_.reset();
+      space_.reset();
+      lease_.reset();
+      deadline_ = nullptr;
+      node_id_ = node_id;
+      node_part_ = node_id << layout_.node_shift();
+      state_ = state;
+      initial_state_ = initial_state;
+      throw;
+    }
+  }
+  usable_token_.store(generation, std::memory_order_release);
 }
 
 Generator::~Generator() { close(); }
 
 void Generator::close() noexcept {
+  // In a forked process a re-claim (another thread's call) may be replacing the lease and
+  // the id space: wait for it, so that it neither sees them half-made nor undoes the close.
+  std::unique_lock<std::mutex> revive;
+  if (leased_ && detail::fork_generation() > 1) revive = detail::lock_revive(hooks_);
+  if (leased_ && !lease_) {
+    // A forked child whose re-claim failed holds nothing of its own.
+    usable_token_.store(kClosedToken, std::memory_order_release);
+    return;
+  }
   if (lease_) return close_leased();
   // The state word may be shared with other generators of the id space: leave it alone.
   if (created_token_ != detail::fork_generation()) {
@@ -240,7 +342,9 @@ void Generator::throw_unusable() const {
   throw Error(ErrorKind::kForkDetected,
               "generator for node " + std::to_string(node_id_) +
                   " was created before fork(); in the child it would mint the parent's ids. "
-                  "Create a new generator with its own node id in the child");
+                  "Create a new generator with its own node id in the child, or use a leased "
+                  "node source (local, etcd): such a generator claims a slot of its own in "
+                  "each forked child");
 }
 
 // "generator for node 37 of layout 41.10.12@1704067200000 (strict, leased from
@@ -300,7 +404,9 @@ void Generator::throw_lease_lost() {
 }
 
 size_t Generator::batch_size(int64_t n) const {
-  if (detail::fork_generation() != usable_token_.load(std::memory_order_relaxed))
+  const uint64_t token = usable_token_.load(std::memory_order_acquire);
+  // A leased generator in a forked child re-claims in the call itself (revive_or_throw).
+  if (token != detail::fork_generation() && (token == kClosedToken || !leased_))
     throw_unusable();
   if (n < 0 || static_cast<uint64_t>(n) > kMaxBatch)
     bad("batch size n must be in [0, " + std::to_string(kMaxBatch) + "], got " +
@@ -335,6 +441,20 @@ Stats Generator::stats() const noexcept {
 }
 
 Status Generator::status() {
+  const uint64_t before = usable_token_.load(std::memory_order_acquire);
+  if (leased_ && before != kClosedToken && before != detail::fork_generation()) {
+    // A forked child's first look: claim now, as a call would.
+    try {
+      revive_or_throw();
+    } catch (const Error& e) {
+      Status st;
+      st.node_id = node_id_;
+      st.mode = mode_;
+      st.lease_state = LeaseState::kLost;
+      st.reason = std::string("forked child could not claim a node id of its own: ") + e.what();
+      return st;
+    }
+  }
   Status st;
   st.node_id = node_id_;
   st.mode = mode_;
@@ -366,6 +486,8 @@ Status Generator::status() {
                      : unconfirmed         ? LeaseState::kUnconfirmed
                                            : LeaseState::kHeld;
   }
+  // A forked child's close() before its first call dropped the parent's lease: released too.
+  if (leased_ && token == kClosedToken) st.lease_state = LeaseState::kReleased;
   if (token == kClosedToken) {
     st.reason = "generator is closed";
   } else if (token != detail::fork_generation()) {

@@ -76,7 +76,7 @@ inline void Generator::account(int64_t before, const Run& run, int64_t now) noex
 inline void Generator::check_usable() const {
   // One load and compare per call: the fork generation moves in a forked child, the
   // token moves to kClosedToken on close().
-  if (detail::fork_generation() != usable_token_.load(std::memory_order_relaxed)) throw_unusable();
+  if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) throw_unusable();
 }
 
 }  // namespace snowfleet

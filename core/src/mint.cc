@@ -56,7 +56,12 @@ inline Generator::Run Generator::reserve(int64_t want) {
   const int bits = layout_.sequence_bits();
   for (;;) {
     int64_t s = state_->load(std::memory_order_acquire);
-    check_usable();  // after loading the state: see close()
+    // After loading the state (see close()). A leased generator in a forked child claims
+    // a slot of its own here, then loads its new state.
+    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) {
+      revive_or_throw();
+      continue;
+    }
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
     int64_t wall_ns = 0;

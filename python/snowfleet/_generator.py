@@ -84,7 +84,9 @@ class Generator(_core.Generator):
 
     :meth:`next_id` keeps the GIL (releasing it would cost more than the id) except while it
     waits; :meth:`next_ids` releases it for a whole large batch. A generator created before
-    ``os.fork()`` raises ForkDetected in the child instead of minting the parent's ids.
+    ``os.fork()`` claims a slot of its own in the child if its node source leases
+    (``local``, ``etcd``: pre-fork servers just work), and otherwise raises ForkDetected in the
+    child instead of minting the parent's ids.
     Generators of one process with the same (unleased) node id, the same layout and the system
     clock share one state word, so they never mint the same id, whatever thread uses them.
 

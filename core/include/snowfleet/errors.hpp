@@ -31,8 +31,8 @@ namespace snowfleet {
     "The wall clock is behind a millisecond already issued from (or stopped) for longer "    \
     "than the wait budget; nothing was issued.")                                             \
   X(kForkDetected, "FORK_DETECTED", "ForkDetected", "state",                                 \
-    "The generator was created before a fork(); using it in the child would mint the "       \
-    "parent's ids.")                                                                         \
+    "The generator, with a static node id, was created before a fork(); using it in the "    \
+    "child would mint the parent's ids (a leased one claims a slot of its own instead).")    \
   X(kGeneratorClosed, "GENERATOR_CLOSED", "GeneratorClosed", "state",                        \
     "The generator was closed; its node id may already belong to someone else.")             \
   X(kNodeIdUnavailable, "NODE_ID_UNAVAILABLE", "NodeIdUnavailable", "unavailable",           \

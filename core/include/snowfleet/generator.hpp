@@ -69,6 +69,8 @@ class Generator {
   int64_t drift_ms();
 
   const Layout& layout() const noexcept { return layout_; }
+  /// The node id in every id. In a forked child of a leased generator: the parent's until
+  /// the child's first call (or status()) claims a slot of its own.
   int64_t node_id() const noexcept { return node_id_; }
   Mode mode() const noexcept { return mode_; }
   double max_wait_ms() const noexcept { return max_wait_ms_; }
@@ -98,6 +100,8 @@ class Generator {
   Run reserve_slow(int64_t want, Reading reading);
   void check_usable() const;
   [[noreturn]] void throw_unusable() const;
+  void attach(int64_t node_id, int64_t floor_state = -1);
+  void revive_or_throw();
   int64_t read_elapsed_ms(bool* elided, int64_t* wall_ns);
   int64_t read_elapsed_ms_exact(int64_t* wall_ns);
   void note_wall(int64_t now_ms, int64_t high) noexcept;
@@ -130,6 +134,8 @@ class Generator {
   bool system_clock_;
   bool scripted_clock_;  // a ScriptedClock: its monotonic time is not real time
   WaitHooks hooks_;
+  std::string node_source_;                         // empty: node_id_ was given
+  bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own
   std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
   std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry
   std::unique_ptr<detail::MarkKeeper> keeper_;      // leased: extends the mark ahead
