@@ -25,6 +25,8 @@
       "core/src/etcd_spec.cc",
       "core/src/errors.cc",
       "core/src/generator.cc",
+      "core/src/generator_fork.cc",
+      "core/src/generator_status.cc",
       "core/src/id_space.cc",
       "core/src/layout.cc",
       "core/src/local_registry.cc",

@@ -1,6 +1,6 @@
-// The generator's life cycle and reports: options, the id space it mints in, the lease and
-// its mark keeper, close(), stats() and status(). Minting is in mint.cc (the fast
-// path), mint_slow.cc and mint_wait.cc.
+// The generator's life cycle: options, the id space it mints in, the lease and its mark
+// keeper, close(). Forked children: generator_fork.cc; stats() and status():
+// generator_status.cc; minting: mint.cc (the fast path), mint_slow.cc and mint_wait.cc.
 #include <pthread.h>
 
 #include <algorithm>
@@ -19,40 +19,6 @@
 
 namespace snowfleet {
 namespace detail {
-
-std::atomic<uint64_t> g_fork_generation{1};
-
-// Serialises the re-claims of leased generators in a forked child. Built anew in every
-// child (a parent thread may have held it at the fork), never destroyed.
-alignas(std::mutex) unsigned char g_revive_mu_storage[sizeof(std::mutex)];
-std::mutex* revive_mu() {
-  static std::mutex* mu = new (g_revive_mu_storage) std::mutex();
-  return mu;
-}
-
-// Takes revive_mu(). When another thread holds it (a re-claim in progress, with the hooks
-// released: the Python GIL), waits without the hooks, or that thread could never take them
-// back.
-std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks) {
-  std::unique_lock<std::mutex> lock(*revive_mu(), std::try_to_lock);
-  if (!lock.owns_lock()) {
-    HooksReleased released(hooks);
-    lock.lock();
-  }
-  return lock;
-}
-
-void register_fork_handlers() {
-  // Once, before the first generator exists: a child forked after that sees a new
-  // generation, so every generator it inherited refuses to mint (or, leased, claims a
-  // slot of its own first: Generator::revive_or_throw).
-  static const int registered = pthread_atfork(nullptr, nullptr, [] {
-    g_fork_generation.fetch_add(1, std::memory_order_relaxed);
-    new (g_revive_mu_storage) std::mutex();
-  });
-  (void)registered;
-  revive_mu();
-}
 
 std::string ms_text(double ms) {
   // The shortest text that reads back as `ms` (not "%f", which made 60000.0000001 "60000"
@@ -188,63 +154,6 @@ void Generator::attach(int64_t node_id, int64_t floor_state) {
   }
 }
 
-// A call found the usability token moved. A closed generator, or an unleased one in a
-// forked child, refuses (ForkDetected: its node id is the parent's). A leased one in a
-// forked child claims a slot of its own from the same source, once, whichever thread
-// comes first, and mints from there: pre-fork servers (gunicorn --preload, Celery,
-// multiprocessing) make the generator in the parent. The parent's slot, lease, keeper
-// thread and id space stay the parent's: this process only drops its references.
-void Generator::revive_or_throw() {
-  if (!leased_) throw_unusable();
-  const std::unique_lock<std::mutex> lock = detail::lock_revive(hooks_);
-  const uint64_t generation = detail::fork_generation();
-  const uint64_t token = usable_token_.load(std::memory_order_acquire);
-  if (token == generation) return;  // another thread of this child re-claimed already
-  if (token == kClosedToken) throw_unusable();
-  if (created_token_ != generation) {
-    // First time in this child: let go of what belongs to the parent (leaked on purpose:
-    // destroying a mutex or condition variable a parent thread was using could block).
-    // The parent may itself be a forked child whose claim failed: then it held nothing.
-    if (keeper_) {
-      keeper_->abandon_after_fork();
-      new std::unique_ptr<detail::MarkKeeper>(std::move(keeper_));
-    }
-    if (lease_) {
-      lease_->abandon_after_fork();
-      new std::shared_ptr<detail::NodeLease>(std::move(lease_));
-    }
-    if (space_) new std::unique_ptr<detail::IdSpace>(std::move(space_));
-    new (&close_mu_) std::mutex();  // a parent thread may have held it at the fork
-    created_token_ = generation;
-  }
-  // A failed claim (no free slot, the store unreachable) throws and leaves the generator
-  // unattached: the next call tries again.
-  if (!lease_) {
-    detail::HooksReleased released(hooks_);
-    deadline_ = nullptr;
-    mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
-    const int64_t node_id = node_id_;
-    std::atomic<int64_t>* const state = state_;
-    const int64_t initial_state = initial_state_;
-    try {
-      attach(-1, current_state());
-    } catch (...) {
-      // A step after the claim failed (the first mark write, the id space): give the slot
-      // back, as the constructor's members do when it throws, and keep pointing at what we
-      // had (the old word is leaked, so still valid), so that the next call claims afresh.
-      keeper_.reset();
-      space_.reset();
-      lease_.reset();
-      deadline_ = nullptr;
-      node_id_ = node_id;
-      node_part_ = node_id << layout_.node_shift();
-      state_ = state;
-      initial_state_ = initial_state;
-      throw;
-    }
-  }
-  usable_token_.store(generation, std::memory_order_release);
-}
 
 Generator::~Generator() { close(); }
 
@@ -412,115 +321,6 @@ size_t Generator::batch_size(int64_t n) const {
     bad("batch size n must be in [0, " + std::to_string(kMaxBatch) + "], got " +
         std::to_string(n));
   return static_cast<size_t>(n);
-}
-
-const std::vector<FieldInfo>& stats_fields() {
-#define SNOWFLEET_X_INFO(type, name, camel, init, doc) {#name, camel, doc},
-  static const std::vector<FieldInfo> fields{SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_INFO)};
-  return fields;
-}
-
-const std::vector<FieldInfo>& status_fields() {
-  static const std::vector<FieldInfo> fields{SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_INFO)};
-  return fields;
-#undef SNOWFLEET_X_INFO
-}
-
-Stats Generator::stats() const noexcept {
-  Stats st;
-  st.ids_issued = ids_issued_.load(std::memory_order_relaxed);
-  st.rewinds_seen = rewinds_seen_.load(std::memory_order_relaxed);
-  st.waits = waits_.load(std::memory_order_relaxed);
-  st.waited_ns_total = waited_total_.load(std::memory_order_relaxed);
-  st.waited_ns_max = waited_max_.load(std::memory_order_relaxed);
-  st.refusals = refusals_.load(std::memory_order_relaxed);
-  st.ms_borrowed = ms_borrowed_.load(std::memory_order_relaxed);
-  st.mark_writes = mark_writes_.load(std::memory_order_relaxed);
-  st.lease_refusals = lease_refusals_.load(std::memory_order_relaxed);
-  return st;
-}
-
-Status Generator::status() {
-  const uint64_t before = usable_token_.load(std::memory_order_acquire);
-  if (leased_ && before != kClosedToken && before != detail::fork_generation()) {
-    // A forked child's first look: claim now, as a call would.
-    try {
-      revive_or_throw();
-    } catch (const Error& e) {
-      Status st;
-      st.node_id = node_id_;
-      st.mode = mode_;
-      st.lease_state = LeaseState::kLost;
-      st.reason = std::string("forked child could not claim a node id of its own: ") + e.what();
-      return st;
-    }
-  }
-  Status st;
-  st.node_id = node_id_;
-  st.mode = mode_;
-  int64_t wall_ns;
-  const int64_t s = current_state();
-  const int64_t now = read_elapsed_ms_exact(&wall_ns);
-  const int64_t epoch = layout_.epoch_ms();
-  const int bits = layout_.sequence_bits();
-  st.wall_ms = now + epoch;
-  // A claimed mark is not an issued id: last_ms stays -1 until this id space issues one.
-  st.last_ms = s < 0 || (lease_ && s == initial_state_) ? -1 : (s >> bits) + epoch;
-  // Both terms are within +-2^53 (a 52-bit window, a scripted clock within +-2^43 ms), so
-  // the difference cannot overflow; the comparisons below stay in ms for the same reason.
-  const int64_t ahead = s < 0 ? 0 : (s >> bits) - now;
-  const int64_t wait_ms = max_wait_ns_ / kNsPerMs;  // ahead * 1e6 > max_wait_ns <=> this
-  st.drift_ms = std::max<int64_t>(0, ahead);
-  const uint64_t token = usable_token_.load(std::memory_order_acquire);
-  bool unconfirmed = false;
-  if (lease_) {
-    st.mark_ms = lease_->mark_ms();
-    if (deadline_) {
-      const int64_t d = deadline_->load(std::memory_order_acquire);
-      const int64_t mono = monotonic_now();
-      if (d != INT64_MIN) st.lease_expires_in_ms = detail::floor_div(d - mono, kNsPerMs);
-      unconfirmed = mono > d;
-    }
-    st.lease_state = token == kClosedToken ? LeaseState::kReleased
-                     : lease_->lost()      ? LeaseState::kLost
-                     : unconfirmed         ? LeaseState::kUnconfirmed
-                                           : LeaseState::kHeld;
-  }
-  // A forked child's close() before its first call dropped the parent's lease: released too.
-  if (leased_ && token == kClosedToken) st.lease_state = LeaseState::kReleased;
-  if (token == kClosedToken) {
-    st.reason = "generator is closed";
-  } else if (token != detail::fork_generation()) {
-    st.reason = "generator was created before fork()";
-  } else if (st.lease_state == LeaseState::kLost) {
-    st.reason = "node-id lease lost: " + lease_->problem();
-  } else if (st.lease_state == LeaseState::kUnconfirmed) {
-    st.reason = "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)";
-    const std::string why = lease_->problem();
-    if (!why.empty()) st.reason += ": " + why;
-  } else if (now < 0 || now > max_elapsed_) {
-    st.reason = "wall clock is outside the window of layout " + layout_.to_string();
-  } else if (mode_ == Mode::kStrict && lease_ && s == initial_state_ && ahead > wait_ms) {
-    st.reason = "clock is " + std::to_string(ahead) + " ms behind the high-water mark " +
-                mark_text() + " (wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
-  } else if (mode_ == Mode::kStrict && ahead > wait_ms) {
-    st.reason = "clock is " + std::to_string(ahead) + " ms behind the last issued millisecond " +
-                "(wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
-  } else if (mode_ == Mode::kMonotonic && ahead - max_drift_ms_ > wait_ms) {
-    st.reason = "generator runs " + std::to_string(ahead) + " ms ahead of the wall clock " +
-                "(max_drift_ms " + std::to_string(max_drift_ms_) + ")";
-  } else if (s == max_packed_) {
-    st.reason = "every id of the window of layout " + layout_.to_string() + " is issued";
-  }
-  st.healthy = st.reason.empty();
-  return st;
-}
-
-int64_t Generator::drift_ms() {
-  int64_t wall_ns;
-  const int64_t s = current_state();
-  const int64_t now = read_elapsed_ms_exact(&wall_ns);
-  return s < 0 ? 0 : std::max<int64_t>(0, (s >> layout_.sequence_bits()) - now);
 }
 
 }  // namespace snowfleet

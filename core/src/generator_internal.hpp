@@ -1,4 +1,5 @@
-// What the generator's sources share (generator.cc: life cycle and reports; mint.cc: the
+// What the generator's sources share (generator.cc: life cycle; generator_fork.cc: forked
+// children; generator_status.cc: reports; mint.cc: the
 // fast path; mint_slow.cc: the complete algorithm; mint_wait.cc: its sleeps and keeper
 // waits). Internal.
 #pragma once
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "internal.hpp"
@@ -39,6 +41,11 @@ inline void atomic_max(std::atomic<uint64_t>& a, uint64_t v) noexcept {
   while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
   }
 }
+
+/// Takes the process's re-claim lock (generator_fork.cc): held while a leased generator
+/// claims a slot of its own in a forked child, and by close() in a forked process. When
+/// another thread holds it, waits with the wait hooks released (the Python GIL).
+std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks);
 
 /// Calls the wait hooks around a blocking step that is not a clock wait (waiting for the
 /// mark keeper, stopping it, a final mark write, a release): the Python binding releases
