@@ -1,7 +1,6 @@
 // What the generator's sources share (generator.cc: life cycle; generator_fork.cc: forked
-// children; generator_status.cc: reports; mint.cc: the
-// fast path; mint_slow.cc: the complete algorithm; mint_wait.cc: its sleeps and keeper
-// waits). Internal.
+// children; generator_status.cc: reports; mint.cc: the fast path; mint_slow.cc: the
+// complete algorithm; mint_wait.cc: its sleeps and keeper waits). Internal.
 #pragma once
 
 #include <algorithm>
