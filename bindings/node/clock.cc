@@ -1,5 +1,5 @@
-// newClock(...): the core's ScriptedClock, its methods bound to it, and a handle that
-// generators take. node/index.js's testing.ScriptedClock turns the script the user wrote
+// newClock(flatSegments): the core's ScriptedClock, its methods bound to it, and a handle
+// that generators take. node/index.js's testing.ScriptedClock turns the script the user wrote
 // (a ms value, a segment object, or a list of them) into flat segments
 // [ms, count, stepMs, every, ...], undefined where a field is not given: the core's Segment
 // supplies the defaults and checks the values.
@@ -69,13 +69,14 @@ Napi::Value Counters(Napi::Env env, const Clock& c, const napi_value*) {
                    {"minSleepNs", Napi::BigInt::New(env, c->min_sleep_ns())}});
 }
 
-/// newClock(flatSegments, ticking) -> { handle, the methods }
+/// newClock(flatSegments) -> { handle, the methods }
 Napi::Value NewClock(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
   const auto clock = std::make_shared<ScriptedClock>(ToScript(info[0]));
-  clock->set_ticking(info[1].ToBoolean());
-  Napi::Object out = Export<ScriptedClock>(
-      Napi::Object::New(env),
+  auto handle = Napi::External<Clock>::New(info.Env(), new Clock(clock),
+                                           [](Napi::Env, Clock* p) { delete p; });
+  handle.TypeTag(&kClockTag);
+  return Export<ScriptedClock>(
+      Obj(info.Env(), {{"handle", handle}}),
       {{"setScript", Bound<ScriptedClock, SetScript, 1>},
        {"append", Bound<ScriptedClock, Append, 1>},
        {"setWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::set_wall_ms>, 1>},
@@ -84,12 +85,6 @@ Napi::Value NewClock(const Napi::CallbackInfo& info) {
        {"setTicking", Bound<ScriptedClock, SetTicking, 1>},
        {"counters", Bound<ScriptedClock, Counters>}},
       clock);
-  auto handle = Napi::External<std::shared_ptr<ScriptedClock>>::New(
-      env, new std::shared_ptr<ScriptedClock>(clock),
-      [](Napi::Env, std::shared_ptr<ScriptedClock>* p) { delete p; });
-  handle.TypeTag(&kClockTag);
-  out.Set("handle", handle);
-  return out;
 }
 
 }  // namespace
@@ -99,7 +94,7 @@ void InitScriptedClock(Napi::Object exports) { Export(exports, {{"newClock", Fn<
 std::shared_ptr<ScriptedClock> ToScriptedClock(Napi::Value v, const char* name) {
   if (!v.IsExternal() || !v.As<Napi::External<void>>().CheckTypeTag(&kClockTag))
     ThrowType(v, name, "a testing.ScriptedClock");
-  return *v.As<Napi::External<std::shared_ptr<ScriptedClock>>>().Data();
+  return *v.As<Napi::External<Clock>>().Data();
 }
 
 }  // namespace snowfleet_node

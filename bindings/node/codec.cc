@@ -22,21 +22,9 @@ Napi::Value LayoutInfo(Napi::Env env, const Layout& l) {
   Napi::Object o = Obj(env, {{"text", Napi::String::New(env, l.to_string())},
                              {"preset", Napi::String::New(env, l.preset_name())},
                              {"split", Napi::Boolean::New(env, l.split())}});
-  const std::pair<const char*, int64_t> fields[] = {{"epochMs", l.epoch_ms()},
-                                                    {"timestampBits", l.timestamp_bits()},
-                                                    {"nodeBits", l.node_bits()},
-                                                    {"datacenterBits", l.datacenter_bits()},
-                                                    {"machineBits", l.machine_bits()},
-                                                    {"sequenceBits", l.sequence_bits()},
-                                                    {"timestampShift", l.timestamp_shift()},
-                                                    {"nodeShift", l.node_shift()},
-                                                    {"maxNodeId", l.max_node_id()},
-                                                    {"maxDatacenterId", l.max_datacenter_id()},
-                                                    {"maxMachineId", l.max_machine_id()},
-                                                    {"maxSequence", l.max_sequence()},
-                                                    {"maxElapsedMs", l.max_elapsed_ms()},
-                                                    {"maxTimestampMs", l.max_timestamp_ms()}};
-  for (const auto& [camel, x] : fields) o.Set(camel, FromInt(env, x));
+#define SNOWFLEET_NODE_FIELD(name, camel) o.Set(camel, FromInt(env, l.name()));
+  SNOWFLEET_LAYOUT_FIELDS(SNOWFLEET_NODE_FIELD)
+#undef SNOWFLEET_NODE_FIELD
   return o;
 }
 

@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <exception>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -16,9 +17,10 @@
 
 namespace snowfleet_node {
 
-/// The JS error for the C++ exception being handled: a core error becomes an instance of
-/// the class node/index.js registered for its kind, anything else an InternalError.
-Napi::Error CurrentError(Napi::Env env);
+/// The JS error for a C++ exception (by default the one being handled): a core error
+/// becomes an instance of the class node/index.js made for its kind, anything else an
+/// InternalError.
+Napi::Error CurrentError(Napi::Env env, std::exception_ptr error = std::current_exception());
 /// Makes CurrentError() the pending JS exception and returns nullptr: a raw callback must
 /// not let a C++ exception escape.
 napi_value ThrowPending(napi_env env);
