@@ -137,6 +137,7 @@ function shape(options, keys, what) {
 // ---- Layout -------------------------------------------------------------------------------
 
 const LAYOUT_TEXT = Symbol('snowfleet.layoutText');
+const LAYOUT_FIELDS = ['epochMs', 'timestampBits', 'nodeBits', 'datacenterBits', 'machineBits', 'sequenceBits'];
 
 /**
  * The bit layout of an id. Immutable; its properties come from the core (parseLayout).
@@ -161,7 +162,7 @@ class Layout {
    * The core's Layout::create decides which fields go together.
    */
   static create(fields) {
-    return new Layout(binding.createLayout(...shape(fields, binding.layoutArgs, 'Layout.create')).text);
+    return new Layout(binding.createLayout(...shape(fields, LAYOUT_FIELDS, 'Layout.create')).text);
   }
 
   toString() {

@@ -35,8 +35,18 @@ std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
   return script;
 }
 
-Napi::Value SetScript(Napi::Env env, const Clock& c, const napi_value* args) {
-  c->set_script(ToScript(Napi::Value(env, args[0])));
+// The one-argument methods' conversions, each naming its argument.
+int64_t Ms(Napi::Value v) { return ToMs(v, "ms"); }
+int64_t Ns(Napi::Value v) { return ToInt64(v, "ns"); }
+bool Ticking(Napi::Value v) {
+  if (!v.IsBoolean()) ThrowType(v, "ticking", "a boolean");
+  return v.As<Napi::Boolean>();
+}
+
+/// A method taking one argument: (*c.*F)(Conv(arg)).
+template <auto F, auto Conv>
+Napi::Value Call(Napi::Env env, const Clock& c, const napi_value* args) {
+  ((*c).*F)(Conv(Napi::Value(env, args[0])));
   return env.Undefined();
 }
 Napi::Value Append(Napi::Env env, const Clock& c, const napi_value* args) {
@@ -44,19 +54,7 @@ Napi::Value Append(Napi::Env env, const Clock& c, const napi_value* args) {
     c->append(s.ms, s.count, s.step_ms, s.every);
   return env.Undefined();
 }
-int64_t ToNs(Napi::Value v, const char*) { return ToInt64(v, "ns"); }
-/// setWallMs(ms), advanceWallMs(ms) (ms values), sleepNs(ns) (an integer).
-template <void (ScriptedClock::*F)(int64_t), int64_t (*Conv)(Napi::Value, const char*) = ToMs>
-Napi::Value WithInt(Napi::Env env, const Clock& c, const napi_value* args) {
-  ((*c).*F)(Conv(Napi::Value(env, args[0]), "ms"));
-  return env.Undefined();
-}
-Napi::Value SetTicking(Napi::Env env, const Clock& c, const napi_value* args) {
-  const Napi::Value on(env, args[0]);
-  if (!on.IsBoolean()) ThrowType(on, "ticking", "a boolean");
-  c->set_ticking(on.As<Napi::Boolean>());
-  return env.Undefined();
-}
+
 /// Everything the clock reports: { wallMs (peek), ticking, reads, sleepCount, sleptNs,
 /// maxSleepNs, minSleepNs }; nanosecond figures are BigInt, like process.hrtime.bigint().
 Napi::Value Counters(Napi::Env env, const Clock& c, const napi_value*) {
@@ -77,12 +75,12 @@ Napi::Value NewClock(const Napi::CallbackInfo& info) {
   handle.TypeTag(&kClockTag);
   return Export<ScriptedClock>(
       Obj(info.Env(), {{"handle", handle}}),
-      {{"setScript", Bound<ScriptedClock, SetScript, 1>},
+      {{"setScript", Bound<ScriptedClock, Call<&ScriptedClock::set_script, ToScript>, 1>},
        {"append", Bound<ScriptedClock, Append, 1>},
-       {"setWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::set_wall_ms>, 1>},
-       {"advanceWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::advance_wall_ms>, 1>},
-       {"sleepNs", Bound<ScriptedClock, WithInt<&ScriptedClock::sleep_ns, ToNs>, 1>},
-       {"setTicking", Bound<ScriptedClock, SetTicking, 1>},
+       {"setWallMs", Bound<ScriptedClock, Call<&ScriptedClock::set_wall_ms, Ms>, 1>},
+       {"advanceWallMs", Bound<ScriptedClock, Call<&ScriptedClock::advance_wall_ms, Ms>, 1>},
+       {"sleepNs", Bound<ScriptedClock, Call<&ScriptedClock::sleep_ns, Ns>, 1>},
+       {"setTicking", Bound<ScriptedClock, Call<&ScriptedClock::set_ticking, Ticking>, 1>},
        {"counters", Bound<ScriptedClock, Counters>}},
       clock);
 }

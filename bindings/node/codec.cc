@@ -1,7 +1,5 @@
 // Layouts and the codec functions. A layout crosses as its canonical text; node/index.js's
 // Layout class holds the properties LayoutInfo reports.
-#include <iterator>
-
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -9,12 +7,6 @@ namespace {
 
 using snowfleet::Layout;
 using snowfleet::LayoutArgs;
-
-/// Layout.create's fields, in createLayout's order (node/index.js reads the names here).
-constexpr std::pair<const char*, std::optional<int64_t> LayoutArgs::*> kLayoutArgs[] = {
-    {"epochMs", &LayoutArgs::epoch_ms},         {"timestampBits", &LayoutArgs::timestamp_bits},
-    {"nodeBits", &LayoutArgs::node_bits},       {"datacenterBits", &LayoutArgs::datacenter_bits},
-    {"machineBits", &LayoutArgs::machine_bits}, {"sequenceBits", &LayoutArgs::sequence_bits}};
 
 /// The layout's text and every property node/index.js's Layout carries (plain data:
 /// reading a property never crosses into native code).
@@ -35,10 +27,12 @@ Napi::Value ParseLayout(const Napi::CallbackInfo& info) {
 /// createLayout(epochMs, timestampBits, nodeBits, datacenterBits, machineBits, sequenceBits),
 /// undefined where not given: Layout::create decides which fields go together.
 Napi::Value CreateLayout(const Napi::CallbackInfo& info) {
-  LayoutArgs a;
-  for (size_t i = 0; i < std::size(kLayoutArgs); ++i)
-    a.*kLayoutArgs[i].second = Optional(info[i], kLayoutArgs[i].first, ToInt64);
-  return LayoutInfo(info.Env(), Layout::create(a));
+  return LayoutInfo(
+      info.Env(),
+      Layout::create(LayoutArgs{
+          Optional(info[0], "epochMs", ToInt64), Optional(info[1], "timestampBits", ToInt64),
+          Optional(info[2], "nodeBits", ToInt64), Optional(info[3], "datacenterBits", ToInt64),
+          Optional(info[4], "machineBits", ToInt64), Optional(info[5], "sequenceBits", ToInt64)}));
 }
 
 /// An id: a BigInt, a safe-integer Number or decimal text (the core's parse_id).
@@ -89,9 +83,6 @@ Napi::Value ParseTime(const Napi::CallbackInfo& info) {
 }  // namespace
 
 void InitCodec(Napi::Object exports) {
-  Napi::Array names = Napi::Array::New(exports.Env());
-  for (const auto& [camel, field] : kLayoutArgs) names.Set(names.Length(), camel);
-  exports.Set("layoutArgs", names);
   Export(exports, {{"parseLayout", Fn<ParseLayout>},
                    {"createLayout", Fn<CreateLayout>},
                    {"decode", Fn<Decode>},

@@ -74,8 +74,6 @@ Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Status& s) {
 }
 #undef SNOWFLEET_NODE_FIELD
 
-// ---- methods -------------------------------------------------------------------------------
-
 /// A method with no argument, returning (*gen.*F)() (stats, status, closed, driftMs).
 template <auto F>
 Napi::Value Get(Napi::Env env, const Gen& gen, const napi_value*) {
@@ -113,17 +111,9 @@ Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   return env.Undefined();
 }
 
-/// A Number or a BigInt (NaN and ranges are the core's to judge).
-double ToDouble(Napi::Value v, const char* name) {
-  if (v.IsBigInt()) return static_cast<double>(ToInt64(v, name));
-  if (!v.IsNumber()) ThrowType(v, name, "a number (a Number or a BigInt)");
-  return v.As<Napi::Number>().DoubleValue();
-}
-
-/// newGenerator(layout, nodeId, datacenterId, machineId, nodeSource, mode, maxWaitMs,
-/// maxDriftMs, clock) -> { the methods, and nodeId, mode, maxWaitMs, maxDriftMs, layout }.
-/// node/index.js passes the options the user gave and undefined for the others; the core's
-/// resolve_options() applies every rule and default.
+/// newGenerator(the options, in this order) -> { the methods, nodeId, mode, maxWaitMs,
+/// maxDriftMs, layout }. node/index.js passes the options the user gave and undefined for
+/// the others; the core's resolve_options() applies every rule and default.
 Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   snowfleet::GeneratorArgs a;
