@@ -1,8 +1,7 @@
 // newClock(flatSegments): the core's ScriptedClock, its methods bound to it, and a handle
-// that generators take. node/index.js's testing.ScriptedClock turns the script the user wrote
-// (a ms value, a segment object, or a list of them) into flat segments
-// [ms, count, stepMs, every, ...], undefined where a field is not given: the core's Segment
-// supplies the defaults and checks the values.
+// that generators take. node/index.js's testing.ScriptedClock flattens the script the user
+// wrote (a ms value, a segment object, or a list of them); the core's Segment supplies the
+// defaults and checks the values.
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -19,7 +18,6 @@ int64_t ToMs(Napi::Value v, const char* name) {
   if (v.IsString()) return snowfleet::parse_int(v.As<Napi::String>().Utf8Value(), name);
   return ToInt64(v, name);
 }
-
 /// Flat segments [ms, count, stepMs, every, ...], undefined where a field is not given.
 std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
   const Napi::Array a = flat.As<Napi::Array>();
@@ -34,7 +32,6 @@ std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
   }
   return script;
 }
-
 // The one-argument methods' conversions, each naming its argument.
 int64_t Ms(Napi::Value v) { return ToMs(v, "ms"); }
 int64_t Ns(Napi::Value v) { return ToInt64(v, "ns"); }
@@ -42,7 +39,6 @@ bool Ticking(Napi::Value v) {
   if (!v.IsBoolean()) ThrowType(v, "ticking", "a boolean");
   return v.As<Napi::Boolean>();
 }
-
 /// A method taking one argument: (*c.*F)(Conv(arg)).
 template <auto F, auto Conv>
 Napi::Value Call(Napi::Env env, const Clock& c, const napi_value* args) {

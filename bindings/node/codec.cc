@@ -19,7 +19,6 @@ Napi::Value LayoutInfo(Napi::Env env, const Layout& l) {
 #undef SNOWFLEET_NODE_FIELD
   return o;
 }
-
 Napi::Value ParseLayout(const Napi::CallbackInfo& info) {
   return LayoutInfo(info.Env(), ToLayout(info[0], "layout text"));
 }
@@ -70,11 +69,9 @@ Napi::Value Compose(const Napi::CallbackInfo& info) {
 Napi::Value ParseId(const Napi::CallbackInfo& info) {
   return Napi::BigInt::New(info.Env(), snowfleet::parse_id(ToString(info[0], "id text")));
 }
-
 Napi::Value FormatId(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), snowfleet::format_id(ToId(info[0])));
 }
-
 /// parseTime(text) -> Unix ms, through the core's RFC 3339 parser.
 Napi::Value ParseTime(const Napi::CallbackInfo& info) {
   return FromInt(info.Env(), snowfleet::parse_iso8601(ToString(info[0], "time text")));

@@ -35,7 +35,6 @@ struct NextIdsWorker : Napi::AsyncWorker {
     deferred.Resolve(
         Napi::TypedArrayOf<int64_t>::New(Env(), n, buf.Value(), 0, napi_bigint64_array));
   }
-
   Napi::Promise::Deferred deferred{Env()};
   Gen gen;  // keeps the generator alive past a GC
   size_t n;
@@ -74,16 +73,14 @@ Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Status& s) {
 }
 #undef SNOWFLEET_NODE_FIELD
 
-/// A method with no argument, returning (*gen.*F)() (stats, status, closed, driftMs).
+// The methods. Get<F>: one with no argument, returning (*gen.*F)() (stats, status, ...).
 template <auto F>
 Napi::Value Get(Napi::Env env, const Gen& gen, const napi_value*) {
   return ToJs(env, "", ((*gen).*F)());
 }
-
 Napi::Value NextId(Napi::Env env, const Gen& gen, const napi_value*) {
   return Napi::BigInt::New(env, gen->next_id());
 }
-
 Napi::Value NextIdString(Napi::Env env, const Gen& gen, const napi_value*) {
   char buf[24];
   const size_t n = snowfleet::format_id(gen->next_id(), buf);
@@ -91,21 +88,18 @@ Napi::Value NextIdString(Napi::Env env, const Gen& gen, const napi_value*) {
   napi_create_string_latin1(env, buf, n, &out);  // digits only: Latin-1 is exact
   return Napi::Value(env, out);
 }
-
 Napi::Value NextIds(Napi::Env env, const Gen& gen, const napi_value* args) {
   const size_t n = gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
   Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env, n * sizeof(int64_t));
   gen->next_ids(static_cast<int64_t*>(buf.Data()), n);  // written in place: zero copy
   return Napi::TypedArrayOf<int64_t>::New(env, n, buf, 0, napi_bigint64_array);
 }
-
 Napi::Value NextIdsAsync(Napi::Env env, const Gen& gen, const napi_value* args) {
   const size_t n = gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
   auto* worker = new NextIdsWorker(env, gen, n);
   worker->Queue();  // deletes itself when done
   return worker->deferred.Promise();
 }
-
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   gen->close();
   return env.Undefined();
