@@ -5,7 +5,7 @@
 # node/test/manifest.test.js fails when the two disagree.
 #
 # The etcd node source ("etcd://...") is compiled in when the machine has libcurl and
-# nlohmann-json (bindings/node/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as for
+# nlohmann-json (node/tools/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as for
 # CMake). Without them the addon still builds and "etcd://" raises NODE_ID_UNAVAILABLE
 # "built without etcd support".
 #
@@ -61,7 +61,7 @@
     {
       "target_name": "snowfleet",
       "variables": {
-        "snowfleet_etcd%": "<!(node bindings/node/etcd_probe.js)"
+        "snowfleet_etcd%": "<!(node node/tools/etcd_probe.js)"
       },
       "sources": [
         "<@(snowfleet_core_sources)",

@@ -2,10 +2,10 @@
 // snowfleet for Node.js: Snowflake-style 64-bit ids as BigInt or decimal strings.
 //
 // The native addon (bindings/node/) wraps the C++ core. This file builds the Error classes
-// from the core's own list of error kinds (native code throws them directly), shapes
-// option objects into the addon's positional arguments (own properties only, unknown keys
-// refused), and holds the classes' JS side. Every rule about ids and arguments lives in
-// the core; the addon does the host's type check.
+// from the core's own list of error kinds and makes every error the addon throws (through
+// the factories it registers), shapes option objects into the addon's positional arguments
+// (own properties only, unknown keys refused), and holds the classes' JS side. Every rule
+// about ids and arguments lives in the core; the addon does the host's type check.
 
 const path = require('node:path');
 
@@ -76,19 +76,45 @@ Object.defineProperty(SnowfleetError.prototype, BRAND, { value: true });
 /** The core's error kinds ({ code, name, category, summary }), in the core's order. */
 const errorKinds = Object.freeze(binding.errorKinds.map((k) => Object.freeze(k)));
 const errorClasses = errorKinds.map(defineErrorClass);
-binding.setErrorClasses(errorClasses);
 
 /** Every error class by its stable code: errors.CLOCK_MOVED_BACKWARDS === ClockMovedBackwards. */
 const errors = Object.freeze(Object.fromEntries(errorKinds.map((k, i) => [k.code, errorClasses[i]])));
 
-// ---- option objects ---------------------------------------------------------------------
+// ---- host type errors -------------------------------------------------------------------
 
-/** The host's type error, as Node's own APIs raise it: a TypeError with this code. */
-function typeError(message) {
+/** A JS value as messages name it: "boolean true", "string '12a'", "bigint 5n", "an array". */
+function describe(v) {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'string':
+      return `string '${v.length > 40 ? `${v.slice(0, 40)}...` : v}'`;
+    case 'bigint':
+      return `bigint ${v}n`;
+    case 'number':
+    case 'boolean':
+      return `${typeof v} ${v}`;
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof v}`;
+  }
+}
+
+/** The host's type error, as Node's own APIs raise it: a plain TypeError with this code. */
+function hostTypeError(message) {
   const e = new TypeError(message);
   e.code = 'ERR_INVALID_ARG_TYPE';
   return e;
 }
+
+/** A value of the wrong host type: names the argument, what it must be and what it got. */
+const typeError = (name, want, got) => hostTypeError(`${name} must be ${want}, got ${describe(got)}`);
+
+// The addon throws what these make: every JS error is shaped here.
+binding.setErrorFactories((kind, message, driftMs) => new errorClasses[kind](message, { driftMs }), typeError);
+
+// ---- option objects ---------------------------------------------------------------------
 
 const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
 
@@ -100,10 +126,10 @@ const own = (o, k) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undef
  */
 function shape(options, keys, what) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw typeError(`${what} must be an options object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+    throw typeError(what, 'an options object', options);
   }
   for (const k of Object.keys(options)) {
-    if (!keys.includes(k)) throw typeError(`unknown ${what} key '${k.slice(0, 40)}' (expected one of ${keys.join(', ')})`);
+    if (!keys.includes(k)) throw hostTypeError(`unknown ${what} key '${k.slice(0, 40)}' (expected one of ${keys.join(', ')})`);
   }
   return keys.map((k) => own(options, k));
 }
@@ -111,6 +137,7 @@ function shape(options, keys, what) {
 // ---- Layout -------------------------------------------------------------------------------
 
 const LAYOUT_TEXT = Symbol('snowfleet.layoutText');
+const LAYOUT_FIELDS = ['epochMs', 'timestampBits', 'nodeBits', 'datacenterBits', 'machineBits', 'sequenceBits'];
 
 /**
  * The bit layout of an id. Immutable; its properties come from the core (parseLayout).
@@ -135,7 +162,7 @@ class Layout {
    * The core's Layout::create decides which fields go together.
    */
   static create(fields) {
-    return new Layout(binding.createLayout(...shape(fields, binding.layoutArgs, 'Layout.create')).text);
+    return new Layout(binding.createLayout(...shape(fields, LAYOUT_FIELDS, 'Layout.create')).text);
   }
 
   toString() {
@@ -190,10 +217,8 @@ class ScriptedClock {
 
   constructor(initial = 0, options = {}) {
     const [ticking] = shape(options, ['ticking'], 'ScriptedClock option');
-    if (ticking !== undefined && typeof ticking !== 'boolean') {
-      throw typeError(`ticking must be a boolean, got ${typeof ticking}`);
-    }
-    this.#c = binding.newClock(script(initial), ticking === true);
+    this.#c = binding.newClock(script(initial));
+    if (ticking !== undefined) this.ticking = ticking;
   }
 
   setScript(s) { this.#c.setScript(script(s)); }
@@ -240,7 +265,13 @@ class Generator {
   }
 
   /** nextIds(n) on the libuv threadpool; always a promise (errors reject it). */
-  nextIdsAsync(n) { return this.#g.nextIdsAsync(n); }
+  nextIdsAsync(n) {
+    try {
+      return this.#g.nextIdsAsync(n);
+    } catch (e) {
+      return Promise.reject(e); // a bad n or a closed generator, judged before any work
+    }
+  }
   stats() { return this.#g.stats(); }
   status() { return this.#g.status(); }
   close() { this.#g.close(); }

@@ -15,7 +15,7 @@ command -v npm >/dev/null || apt_install npm
 command -v python3 >/dev/null || apt_install python3
 command -v g++ >/dev/null || apt_install g++
 command -v make >/dev/null || apt_install make
-# The etcd node source is compiled in when these are present (bindings/node/etcd_probe.js);
+# The etcd node source is compiled in when these are present (node/tools/etcd_probe.js);
 # install them so the suite exercises that build. SNOWFLEET_ETCD=OFF tests the build without.
 if [ "${SNOWFLEET_ETCD:-AUTO}" != OFF ]; then
   apt_install pkg-config libcurl4-openssl-dev nlohmann-json3-dev
@@ -37,7 +37,7 @@ npm ci
 test -f build/Release/snowfleet.node
 # etcd_probe.js decided whether the addon carries the etcd node source; check the link agrees.
 libs=$(ldd build/Release/snowfleet.node)
-if [ "$(node bindings/node/etcd_probe.js)" = 1 ]; then
+if [ "$(node node/tools/etcd_probe.js)" = 1 ]; then
   grep -q libcurl <<<"$libs" || { echo "addon built without libcurl" >&2; exit 1; }
   echo "addon built with the etcd node source (libcurl)"
 else

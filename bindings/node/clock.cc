@@ -1,8 +1,7 @@
-// newClock(...): the core's ScriptedClock, its methods bound to it, and a handle that
-// generators take. node/index.js's testing.ScriptedClock turns the script the user wrote
-// (a ms value, a segment object, or a list of them) into flat segments
-// [ms, count, stepMs, every, ...], undefined where a field is not given: the core's Segment
-// supplies the defaults and checks the values.
+// newClock(flatSegments): the core's ScriptedClock, its methods bound to it, and a handle
+// that generators take. node/index.js's testing.ScriptedClock flattens the script the user
+// wrote (a ms value, a segment object, or a list of them); the core's Segment supplies the
+// defaults and checks the values.
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -19,7 +18,6 @@ int64_t ToMs(Napi::Value v, const char* name) {
   if (v.IsString()) return snowfleet::parse_int(v.As<Napi::String>().Utf8Value(), name);
   return ToInt64(v, name);
 }
-
 /// Flat segments [ms, count, stepMs, every, ...], undefined where a field is not given.
 std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
   const Napi::Array a = flat.As<Napi::Array>();
@@ -34,9 +32,17 @@ std::vector<ScriptedClock::Segment> ToScript(Napi::Value flat) {
   }
   return script;
 }
-
-Napi::Value SetScript(Napi::Env env, const Clock& c, const napi_value* args) {
-  c->set_script(ToScript(Napi::Value(env, args[0])));
+// The one-argument methods' conversions, each naming its argument.
+int64_t Ms(Napi::Value v) { return ToMs(v, "ms"); }
+int64_t Ns(Napi::Value v) { return ToInt64(v, "ns"); }
+bool Ticking(Napi::Value v) {
+  if (!v.IsBoolean()) ThrowType(v, "ticking", "a boolean");
+  return v.As<Napi::Boolean>();
+}
+/// A method taking one argument: (*c.*F)(Conv(arg)).
+template <auto F, auto Conv>
+Napi::Value Call(Napi::Env env, const Clock& c, const napi_value* args) {
+  ((*c).*F)(Conv(Napi::Value(env, args[0])));
   return env.Undefined();
 }
 Napi::Value Append(Napi::Env env, const Clock& c, const napi_value* args) {
@@ -44,19 +50,7 @@ Napi::Value Append(Napi::Env env, const Clock& c, const napi_value* args) {
     c->append(s.ms, s.count, s.step_ms, s.every);
   return env.Undefined();
 }
-int64_t ToNs(Napi::Value v, const char*) { return ToInt64(v, "ns"); }
-/// setWallMs(ms), advanceWallMs(ms) (ms values), sleepNs(ns) (an integer).
-template <void (ScriptedClock::*F)(int64_t), int64_t (*Conv)(Napi::Value, const char*) = ToMs>
-Napi::Value WithInt(Napi::Env env, const Clock& c, const napi_value* args) {
-  ((*c).*F)(Conv(Napi::Value(env, args[0]), "ms"));
-  return env.Undefined();
-}
-Napi::Value SetTicking(Napi::Env env, const Clock& c, const napi_value* args) {
-  const Napi::Value on(env, args[0]);
-  if (!on.IsBoolean()) ThrowType(on, "ticking", "a boolean");
-  c->set_ticking(on.As<Napi::Boolean>());
-  return env.Undefined();
-}
+
 /// Everything the clock reports: { wallMs (peek), ticking, reads, sleepCount, sleptNs,
 /// maxSleepNs, minSleepNs }; nanosecond figures are BigInt, like process.hrtime.bigint().
 Napi::Value Counters(Napi::Env env, const Clock& c, const napi_value*) {
@@ -69,27 +63,22 @@ Napi::Value Counters(Napi::Env env, const Clock& c, const napi_value*) {
                    {"minSleepNs", Napi::BigInt::New(env, c->min_sleep_ns())}});
 }
 
-/// newClock(flatSegments, ticking) -> { handle, the methods }
+/// newClock(flatSegments) -> { handle, the methods }
 Napi::Value NewClock(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
   const auto clock = std::make_shared<ScriptedClock>(ToScript(info[0]));
-  clock->set_ticking(info[1].ToBoolean());
-  Napi::Object out = Export<ScriptedClock>(
-      Napi::Object::New(env),
-      {{"setScript", Bound<ScriptedClock, SetScript, 1>},
+  auto handle = Napi::External<Clock>::New(info.Env(), new Clock(clock),
+                                           [](Napi::Env, Clock* p) { delete p; });
+  handle.TypeTag(&kClockTag);
+  return Export<ScriptedClock>(
+      Obj(info.Env(), {{"handle", handle}}),
+      {{"setScript", Bound<ScriptedClock, Call<&ScriptedClock::set_script, ToScript>, 1>},
        {"append", Bound<ScriptedClock, Append, 1>},
-       {"setWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::set_wall_ms>, 1>},
-       {"advanceWallMs", Bound<ScriptedClock, WithInt<&ScriptedClock::advance_wall_ms>, 1>},
-       {"sleepNs", Bound<ScriptedClock, WithInt<&ScriptedClock::sleep_ns, ToNs>, 1>},
-       {"setTicking", Bound<ScriptedClock, SetTicking, 1>},
+       {"setWallMs", Bound<ScriptedClock, Call<&ScriptedClock::set_wall_ms, Ms>, 1>},
+       {"advanceWallMs", Bound<ScriptedClock, Call<&ScriptedClock::advance_wall_ms, Ms>, 1>},
+       {"sleepNs", Bound<ScriptedClock, Call<&ScriptedClock::sleep_ns, Ns>, 1>},
+       {"setTicking", Bound<ScriptedClock, Call<&ScriptedClock::set_ticking, Ticking>, 1>},
        {"counters", Bound<ScriptedClock, Counters>}},
       clock);
-  auto handle = Napi::External<std::shared_ptr<ScriptedClock>>::New(
-      env, new std::shared_ptr<ScriptedClock>(clock),
-      [](Napi::Env, std::shared_ptr<ScriptedClock>* p) { delete p; });
-  handle.TypeTag(&kClockTag);
-  out.Set("handle", handle);
-  return out;
 }
 
 }  // namespace
@@ -99,7 +88,7 @@ void InitScriptedClock(Napi::Object exports) { Export(exports, {{"newClock", Fn<
 std::shared_ptr<ScriptedClock> ToScriptedClock(Napi::Value v, const char* name) {
   if (!v.IsExternal() || !v.As<Napi::External<void>>().CheckTypeTag(&kClockTag))
     ThrowType(v, name, "a testing.ScriptedClock");
-  return *v.As<Napi::External<std::shared_ptr<ScriptedClock>>>().Data();
+  return *v.As<Napi::External<Clock>>().Data();
 }
 
 }  // namespace snowfleet_node

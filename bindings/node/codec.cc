@@ -1,7 +1,5 @@
 // Layouts and the codec functions. A layout crosses as its canonical text; node/index.js's
 // Layout class holds the properties LayoutInfo reports.
-#include <iterator>
-
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -10,36 +8,17 @@ namespace {
 using snowfleet::Layout;
 using snowfleet::LayoutArgs;
 
-/// Layout.create's fields, in createLayout's order (node/index.js reads the names here).
-constexpr std::pair<const char*, std::optional<int64_t> LayoutArgs::*> kLayoutArgs[] = {
-    {"epochMs", &LayoutArgs::epoch_ms},         {"timestampBits", &LayoutArgs::timestamp_bits},
-    {"nodeBits", &LayoutArgs::node_bits},       {"datacenterBits", &LayoutArgs::datacenter_bits},
-    {"machineBits", &LayoutArgs::machine_bits}, {"sequenceBits", &LayoutArgs::sequence_bits}};
-
 /// The layout's text and every property node/index.js's Layout carries (plain data:
 /// reading a property never crosses into native code).
 Napi::Value LayoutInfo(Napi::Env env, const Layout& l) {
   Napi::Object o = Obj(env, {{"text", Napi::String::New(env, l.to_string())},
                              {"preset", Napi::String::New(env, l.preset_name())},
                              {"split", Napi::Boolean::New(env, l.split())}});
-  const std::pair<const char*, int64_t> fields[] = {{"epochMs", l.epoch_ms()},
-                                                    {"timestampBits", l.timestamp_bits()},
-                                                    {"nodeBits", l.node_bits()},
-                                                    {"datacenterBits", l.datacenter_bits()},
-                                                    {"machineBits", l.machine_bits()},
-                                                    {"sequenceBits", l.sequence_bits()},
-                                                    {"timestampShift", l.timestamp_shift()},
-                                                    {"nodeShift", l.node_shift()},
-                                                    {"maxNodeId", l.max_node_id()},
-                                                    {"maxDatacenterId", l.max_datacenter_id()},
-                                                    {"maxMachineId", l.max_machine_id()},
-                                                    {"maxSequence", l.max_sequence()},
-                                                    {"maxElapsedMs", l.max_elapsed_ms()},
-                                                    {"maxTimestampMs", l.max_timestamp_ms()}};
-  for (const auto& [camel, x] : fields) o.Set(camel, FromInt(env, x));
+#define SNOWFLEET_NODE_FIELD(name, camel) o.Set(camel, FromInt(env, l.name()));
+  SNOWFLEET_LAYOUT_FIELDS(SNOWFLEET_NODE_FIELD)
+#undef SNOWFLEET_NODE_FIELD
   return o;
 }
-
 Napi::Value ParseLayout(const Napi::CallbackInfo& info) {
   return LayoutInfo(info.Env(), ToLayout(info[0], "layout text"));
 }
@@ -47,10 +26,12 @@ Napi::Value ParseLayout(const Napi::CallbackInfo& info) {
 /// createLayout(epochMs, timestampBits, nodeBits, datacenterBits, machineBits, sequenceBits),
 /// undefined where not given: Layout::create decides which fields go together.
 Napi::Value CreateLayout(const Napi::CallbackInfo& info) {
-  LayoutArgs a;
-  for (size_t i = 0; i < std::size(kLayoutArgs); ++i)
-    a.*kLayoutArgs[i].second = Optional(info[i], kLayoutArgs[i].first, ToInt64);
-  return LayoutInfo(info.Env(), Layout::create(a));
+  return LayoutInfo(
+      info.Env(),
+      Layout::create(LayoutArgs{
+          Optional(info[0], "epochMs", ToInt64), Optional(info[1], "timestampBits", ToInt64),
+          Optional(info[2], "nodeBits", ToInt64), Optional(info[3], "datacenterBits", ToInt64),
+          Optional(info[4], "machineBits", ToInt64), Optional(info[5], "sequenceBits", ToInt64)}));
 }
 
 /// An id: a BigInt, a safe-integer Number or decimal text (the core's parse_id).
@@ -88,11 +69,9 @@ Napi::Value Compose(const Napi::CallbackInfo& info) {
 Napi::Value ParseId(const Napi::CallbackInfo& info) {
   return Napi::BigInt::New(info.Env(), snowfleet::parse_id(ToString(info[0], "id text")));
 }
-
 Napi::Value FormatId(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), snowfleet::format_id(ToId(info[0])));
 }
-
 /// parseTime(text) -> Unix ms, through the core's RFC 3339 parser.
 Napi::Value ParseTime(const Napi::CallbackInfo& info) {
   return FromInt(info.Env(), snowfleet::parse_iso8601(ToString(info[0], "time text")));
@@ -101,9 +80,6 @@ Napi::Value ParseTime(const Napi::CallbackInfo& info) {
 }  // namespace
 
 void InitCodec(Napi::Object exports) {
-  Napi::Array names = Napi::Array::New(exports.Env());
-  for (const auto& [camel, field] : kLayoutArgs) names.Set(names.Length(), camel);
-  exports.Set("layoutArgs", names);
   Export(exports, {{"parseLayout", Fn<ParseLayout>},
                    {"createLayout", Fn<CreateLayout>},
                    {"decode", Fn<Decode>},

@@ -5,7 +5,9 @@
 
 #include <napi.h>
 
+#include <cmath>
 #include <cstdint>
+#include <exception>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -16,9 +18,10 @@
 
 namespace snowfleet_node {
 
-/// The JS error for the C++ exception being handled: a core error becomes an instance of
-/// the class node/index.js registered for its kind, anything else an InternalError.
-Napi::Error CurrentError(Napi::Env env);
+/// The JS error for a C++ exception (by default the one being handled): a core error
+/// becomes an instance of the class node/index.js made for its kind, anything else an
+/// InternalError.
+Napi::Error CurrentError(Napi::Env env, std::exception_ptr error = std::current_exception());
 /// Makes CurrentError() the pending JS exception and returns nullptr: a raw callback must
 /// not let a C++ exception escape.
 napi_value ThrowPending(napi_env env);
@@ -27,18 +30,43 @@ napi_value ThrowPending(napi_env env);
 [[noreturn]] void ThrowType(Napi::Value got, const char* name, const char* want);
 
 // ---- conversions: the host type check, nothing else ------------------------------------
+// Integers never pass through a double: a BigInt is read with its lossless flag checked, and
+// a Number is taken only while it is a safe integer (a larger one has already been rounded).
+
+constexpr double kMaxSafe = 9007199254740991.0;  // Number.MAX_SAFE_INTEGER, 2^53 - 1
 
 /// A safe-integer Number or a BigInt. Another type, a fraction or an unsafe Number is a
 /// TypeError; a BigInt past int64 is InvalidArgument naming the value.
-int64_t ToInt64(Napi::Value v, const char* name);
-std::string ToString(Napi::Value v, const char* name);
+inline int64_t ToInt64(Napi::Value v, const char* name) {
+  if (v.IsNumber()) {
+    const double d = v.As<Napi::Number>().DoubleValue();
+    if (std::trunc(d) != d || std::fabs(d) > kMaxSafe)  // NaN and the infinities too
+      ThrowType(v, name, "an integer (a safe-integer Number, or a BigInt)");
+    return static_cast<int64_t>(d);
+  }
+  if (!v.IsBigInt()) ThrowType(v, name, "an integer (a Number or a BigInt)");
+  bool lossless = false;
+  const int64_t x = v.As<Napi::BigInt>().Int64Value(&lossless);
+  if (!lossless)
+    throw snowfleet::Error(
+        snowfleet::ErrorKind::kInvalidArgument,
+        std::string(name) + " " + v.ToString().Utf8Value() + " is outside 64 signed bits");
+  return x;
+}
+/// A Number or a BigInt as a double (NaN and ranges are the core's to judge).
+inline double ToDouble(Napi::Value v, const char* name) {
+  if (v.IsBigInt()) return static_cast<double>(ToInt64(v, name));
+  if (!v.IsNumber()) ThrowType(v, name, "a number (a Number or a BigInt)");
+  return v.As<Napi::Number>().DoubleValue();
+}
+inline std::string ToString(Napi::Value v, const char* name) {
+  if (!v.IsString()) ThrowType(v, name, "a string");
+  return v.As<Napi::String>().Utf8Value();
+}
 /// A layout from its text (node/index.js passes a Layout as its text); undefined: default.
 snowfleet::Layout ToLayout(Napi::Value v, const char* name);
 /// The core clock behind a ScriptedClock handle (node/index.js passes the handle).
 std::shared_ptr<snowfleet::ScriptedClock> ToScriptedClock(Napi::Value v, const char* name);
-/// A Number, or a BigInt beyond Number.MAX_SAFE_INTEGER, so the value is never rounded.
-Napi::Value FromInt(Napi::Env env, int64_t x);
-
 /// conv(v, name), or nullopt when v is undefined (an argument the user did not give).
 template <typename Conv>
 auto Optional(Napi::Value v, const char* name, Conv conv)
@@ -47,6 +75,12 @@ auto Optional(Napi::Value v, const char* name, Conv conv)
   return conv(v, name);
 }
 
+/// A Number, or a BigInt beyond Number.MAX_SAFE_INTEGER, so the value is never rounded.
+inline Napi::Value FromInt(Napi::Env env, int64_t x) {
+  if (std::fabs(static_cast<double>(x)) <= kMaxSafe)
+    return Napi::Number::New(env, static_cast<double>(x));
+  return Napi::BigInt::New(env, x);
+}
 /// A plain object with these properties, in this order.
 inline Napi::Object Obj(Napi::Env env,
                         std::initializer_list<std::pair<const char*, Napi::Value>> kv) {
@@ -56,7 +90,6 @@ inline Napi::Object Obj(Napi::Env env,
 }
 
 // ---- native functions ----------------------------------------------------------------------
-//
 // Every function is a raw N-API callback that turns any C++ exception into its JS error.
 // A Generator's or ScriptedClock's methods get the core object as `data`: no napi_unwrap
 // per call (which costs more than an id), and each function owns a shared_ptr, deleted by
@@ -94,23 +127,20 @@ template <typename T = void>
 Napi::Object Export(Napi::Object out,
                     std::initializer_list<std::pair<const char*, napi_callback>> functions,
                     const std::shared_ptr<T>& self = nullptr) {
-  const napi_env env = out.Env();
   for (const auto& [name, cb] : functions) {
     auto keep = self ? std::make_unique<std::shared_ptr<T>>(self) : nullptr;
     napi_value fn;
     NAPI_THROW_IF_FAILED(
-        env, napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, keep.get(), &fn), out);
-    const auto drop = [](napi_env, void* p, void*) { delete static_cast<std::shared_ptr<T>*>(p); };
-    if (keep)
-      NAPI_THROW_IF_FAILED(env, napi_add_finalizer(env, fn, keep.release(), drop, nullptr, nullptr),
-                           out);
-    out.Set(name, Napi::Value(env, fn));
+        out.Env(), napi_create_function(out.Env(), name, NAPI_AUTO_LENGTH, cb, keep.get(), &fn),
+        out);
+    const auto drop = [](Napi::Env, std::shared_ptr<T>* p) { delete p; };
+    if (keep) Napi::Function(out.Env(), fn).AddFinalizer(drop, keep.release());
+    out.Set(name, fn);
   }
   return out;
 }
 
-// ---- module parts (one file each) ---------------------------------------------------------
-
+// The module's parts, one file each.
 void InitGenerator(Napi::Object exports);
 void InitScriptedClock(Napi::Object exports);
 void InitCodec(Napi::Object exports);

@@ -14,42 +14,32 @@ using snowfleet::LeaseState;
 using snowfleet::Mode;
 
 /// nextIdsAsync(n): fills a BigInt64Array's buffer off the event loop, straight into the
-/// memory the resolved array uses. Always a promise: a bad n or a closed generator, judged
-/// on the JS thread before anything is allocated, rejects it.
+/// memory the resolved array uses. A bad n or a closed generator throws on the JS thread
+/// before anything is allocated; node/index.js turns that throw into a rejection.
 struct NextIdsWorker : Napi::AsyncWorker {
-  NextIdsWorker(Napi::Env env, const Gen& gen, Napi::Value n_arg)
-      : Napi::AsyncWorker(env, "snowfleet.nextIdsAsync"), gen(gen) {
-    try {
-      n = gen->batch_size(ToInt64(n_arg, "n"));
-      buf = Napi::Persistent(Napi::ArrayBuffer::New(env, n * sizeof(int64_t)));
-      out = static_cast<int64_t*>(buf.Value().Data());  // Execute() may not touch JS values
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
+  NextIdsWorker(Napi::Env env, const Gen& gen, size_t n)
+      : Napi::AsyncWorker(env, "snowfleet.nextIdsAsync"),
+        gen(gen),
+        n(n),
+        buf(Napi::Persistent(Napi::ArrayBuffer::New(env, n * sizeof(int64_t)))),
+        out(static_cast<int64_t*>(buf.Value().Data())) {}  // Execute() may not touch JS values
   void Execute() override {
     try {
-      if (!error) gen->next_ids(out, n);
+      gen->next_ids(out, n);
     } catch (...) {
       error = std::current_exception();
     }
   }
   void OnOK() override {
-    if (!error)
-      return deferred.Resolve(
-          Napi::TypedArrayOf<int64_t>::New(Env(), n, buf.Value(), 0, napi_bigint64_array));
-    try {
-      std::rethrow_exception(error);
-    } catch (...) {
-      deferred.Reject(CurrentError(Env()).Value());
-    }
+    if (error) return deferred.Reject(CurrentError(Env(), error).Value());
+    deferred.Resolve(
+        Napi::TypedArrayOf<int64_t>::New(Env(), n, buf.Value(), 0, napi_bigint64_array));
   }
-
   Napi::Promise::Deferred deferred{Env()};
-  Napi::Reference<Napi::ArrayBuffer> buf;
   Gen gen;  // keeps the generator alive past a GC
-  int64_t* out = nullptr;
-  size_t n = 0;
+  size_t n;
+  Napi::Reference<Napi::ArrayBuffer> buf;
+  int64_t* out;
   std::exception_ptr error;
 };
 
@@ -61,15 +51,14 @@ Napi::Value ToJs(Napi::Env env, const char* camel, uint64_t x) {
 }
 Napi::Value ToJs(Napi::Env env, const char*, int64_t x) { return FromInt(env, x); }
 Napi::Value ToJs(Napi::Env env, const char*, bool x) { return Napi::Boolean::New(env, x); }
-Napi::Value ToJs(Napi::Env env, const char*, const char* x) { return Napi::String::New(env, x); }
 Napi::Value ToJs(Napi::Env env, const char*, const std::string& x) {
-  return ToJs(env, "", x.c_str());
+  return Napi::String::New(env, x);
 }
 Napi::Value ToJs(Napi::Env env, const char*, Mode x) {
-  return ToJs(env, "", snowfleet::mode_name(x));
+  return Napi::String::New(env, snowfleet::mode_name(x));
 }
 Napi::Value ToJs(Napi::Env env, const char*, LeaseState x) {
-  return ToJs(env, "", snowfleet::lease_state_name(x));
+  return Napi::String::New(env, snowfleet::lease_state_name(x));
 }
 #define SNOWFLEET_NODE_FIELD(type, name, camel, init, doc) o.Set(camel, ToJs(env, camel, s.name));
 Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Stats& s) {
@@ -84,18 +73,14 @@ Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Status& s) {
 }
 #undef SNOWFLEET_NODE_FIELD
 
-// ---- methods -------------------------------------------------------------------------------
-
-/// A method with no argument, returning (*gen.*F)() (stats, status, closed, driftMs).
+// The methods. Get<F>: one with no argument, returning (*gen.*F)() (stats, status, ...).
 template <auto F>
 Napi::Value Get(Napi::Env env, const Gen& gen, const napi_value*) {
   return ToJs(env, "", ((*gen).*F)());
 }
-
 Napi::Value NextId(Napi::Env env, const Gen& gen, const napi_value*) {
   return Napi::BigInt::New(env, gen->next_id());
 }
-
 Napi::Value NextIdString(Napi::Env env, const Gen& gen, const napi_value*) {
   char buf[24];
   const size_t n = snowfleet::format_id(gen->next_id(), buf);
@@ -103,36 +88,26 @@ Napi::Value NextIdString(Napi::Env env, const Gen& gen, const napi_value*) {
   napi_create_string_latin1(env, buf, n, &out);  // digits only: Latin-1 is exact
   return Napi::Value(env, out);
 }
-
 Napi::Value NextIds(Napi::Env env, const Gen& gen, const napi_value* args) {
   const size_t n = gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
   Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env, n * sizeof(int64_t));
   gen->next_ids(static_cast<int64_t*>(buf.Data()), n);  // written in place: zero copy
   return Napi::TypedArrayOf<int64_t>::New(env, n, buf, 0, napi_bigint64_array);
 }
-
 Napi::Value NextIdsAsync(Napi::Env env, const Gen& gen, const napi_value* args) {
-  auto* worker = new NextIdsWorker(env, gen, Napi::Value(env, args[0]));
+  const size_t n = gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
+  auto* worker = new NextIdsWorker(env, gen, n);
   worker->Queue();  // deletes itself when done
   return worker->deferred.Promise();
 }
-
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   gen->close();
   return env.Undefined();
 }
 
-/// A Number or a BigInt (NaN and ranges are the core's to judge).
-double ToDouble(Napi::Value v, const char* name) {
-  if (v.IsBigInt()) return static_cast<double>(ToInt64(v, name));
-  if (!v.IsNumber()) ThrowType(v, name, "a number (a Number or a BigInt)");
-  return v.As<Napi::Number>().DoubleValue();
-}
-
-/// newGenerator(layout, nodeId, datacenterId, machineId, nodeSource, mode, maxWaitMs,
-/// maxDriftMs, clock) -> { the methods, and nodeId, mode, maxWaitMs, maxDriftMs, layout }.
-/// node/index.js passes the options the user gave and undefined for the others; the core's
-/// resolve_options() applies every rule and default.
+/// newGenerator(the options, in this order) -> { the methods, nodeId, mode, maxWaitMs,
+/// maxDriftMs, layout }. node/index.js passes the options the user gave and undefined for
+/// the others; the core's resolve_options() applies every rule and default.
 Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   snowfleet::GeneratorArgs a;

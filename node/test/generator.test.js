@@ -224,7 +224,7 @@ test('nodeId and nodeSource together are refused by the core', () => {
 // SNOWFLEET_ETCD=OFF); a source build has it when binding.gyp's probe said so.
 const ROOT = path.join(__dirname, '..', '..');
 const etcdBuilt = !require('node-gyp-build').resolve(ROOT).includes(`${path.sep}prebuilds${path.sep}`) &&
-  spawnSync(process.execPath, [path.join(ROOT, 'bindings', 'node', 'etcd_probe.js')], { encoding: 'utf8' }).stdout === '1';
+  spawnSync(process.execPath, [path.join(ROOT, 'node', 'tools', 'etcd_probe.js')], { encoding: 'utf8' }).stdout === '1';
 
 test(`etcd:// node source: ${etcdBuilt ? 'compiled in (libcurl found)' : 'built without etcd support'}`, () => {
   // Port 1 on loopback refuses at once: with etcd compiled in that is "unreachable".
