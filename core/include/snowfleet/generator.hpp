@@ -98,6 +98,7 @@ class Generator {
   };
   Run reserve(int64_t want);
   Run reserve_slow(int64_t want, Reading reading);
+  Run reserve_revived(int64_t want);
   void check_usable() const;
   [[noreturn]] void throw_unusable() const;
   void attach(int64_t node_id, int64_t floor_state = -1);
