@@ -29,22 +29,6 @@ constexpr int64_t T = 1704067200000 + 10'000'000;
 constexpr const char* kFourSlots = "41.2.20@1704067200000";
 constexpr int kChildThreads = 4;
 
-// ThreadSanitizer cannot follow a forked child of a multi-threaded process that starts
-// threads (it ends the child, or mistakes the child's new mark keeper for the parent's
-// unjoined one: "dup thread with used id"). The re-claim tests run in the release and
-// ASan builds; here they say so and stop.
-#if defined(__SANITIZE_THREAD__)
-#define SKIP_UNDER_TSAN()                                                     \
-  do {                                                                        \
-    WARN("skipped under ThreadSanitizer: threads started in a forked child"); \
-    return;                                                                   \
-  } while (0)
-#else
-#define SKIP_UNDER_TSAN() \
-  do {                    \
-  } while (0)
-#endif
-
 // Runs `child` in a forked process; returns what it wrote to the pipe, and its exit code.
 template <class F>
 std::pair<std::string, int> in_child(F child) {
@@ -80,7 +64,7 @@ std::pair<std::string, int> in_child(F child) {
 
 TEST_CASE("prefork: a leased generator claims a slot of its own in a forked child",
           "[fleet][local][fork]") {
-  SKIP_UNDER_TSAN();
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, kFourSlots);
   auto g = std::make_unique<Generator>(a.o);
@@ -133,7 +117,7 @@ TEST_CASE("prefork: a leased generator claims a slot of its own in a forked chil
 
 TEST_CASE("prefork: a child finding no free slot refuses, then claims once one is free",
           "[fleet][local][fork]") {
-  SKIP_UNDER_TSAN();
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);

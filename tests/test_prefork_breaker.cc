@@ -82,6 +82,7 @@ void gil_leave(void*, void*) { g_gil.lock(); }
 
 TEST_CASE("prefork breaker: a grandchild of a child whose claim failed refuses, no crash",
           "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, "41.0.22@1704067200000");  // one slot
   Generator g(a.o);
@@ -106,6 +107,7 @@ TEST_CASE(
     "prefork breaker: a grandchild claims a slot of its own, neither the parent's nor "
     "the child's",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.2.20@1704067200000");  // four slots
   Generator g(a.o);
@@ -135,6 +137,7 @@ TEST_CASE(
 
 TEST_CASE("prefork breaker: threads holding the GIL make the child's first calls at once",
           "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.2.20@1704067200000");
   a.o.wait_hooks.enter = gil_enter;
@@ -163,6 +166,7 @@ TEST_CASE(
     "prefork breaker: 200 sequential children each mint once: no duplicates, the "
     "parent keeps no descriptor",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.3.19@1704067200000");  // eight slots
   Generator g(a.o);
@@ -188,6 +192,7 @@ TEST_CASE(
     "prefork breaker: close() in a child before its first call keeps the parent's slot; "
     "every report still answers",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
@@ -216,6 +221,7 @@ TEST_CASE(
 
 TEST_CASE("prefork breaker: close() in a child after its claim releases the child's slot",
           "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
@@ -254,6 +260,7 @@ TEST_CASE(
     "prefork breaker: close() while another thread of the child claims: the generator "
     "stays closed and the claimed slot is given back",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
   a.o.wait_hooks.enter = racing_enter;
@@ -300,6 +307,7 @@ TEST_CASE(
     "prefork breaker: a child whose claim fails after taking the slot (the first mark "
     "write) mints nothing until a later claim succeeds",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
@@ -333,6 +341,7 @@ TEST_CASE(
     "prefork breaker: in a child, a monotonic generator's ids stay above the ones it "
     "issued (borrowing ahead) before the fork",
     "[fleet][local][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kMonotonic, "41.10.12@1704067200000");
   Generator g(a.o);
