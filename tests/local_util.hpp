@@ -25,34 +25,8 @@ constexpr const char* kTwoSlots = "41.1.21@1704067200000";
 // operation which blocks fails the test instead of hanging the suite. Returns what the
 // body returned, or "hung or crashed (signal N)".
 inline std::string guarded(const std::function<std::string()>& body, unsigned seconds = 10) {
-  int p[2];
-  REQUIRE(pipe(p) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(p[0]);
-    alarm(seconds);
-    std::string out;
-    try {
-      out = body();
-    } catch (const std::exception& e) {
-      out = std::string("exception: ") + e.what();
-    } catch (...) {
-      out = "exception";  // a failed REQUIRE: never back into the test runner from a child
-    }
-    if (write(p[1], out.data(), out.size()) < 0) _exit(1);
-    _exit(0);
-  }
-  close(p[1]);
-  std::string out;
-  char buf[512];
-  ssize_t n;
-  while ((n = read(p[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(p[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFSIGNALED(status))
-    return "hung or crashed (signal " + std::to_string(WTERMSIG(status)) + ")";
+  const auto [out, code] = snowfleet_test::run_child(body, seconds);
+  if (code >= 128) return "hung or crashed (signal " + std::to_string(code - 128) + ")";
   return out;
 }
 

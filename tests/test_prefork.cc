@@ -21,6 +21,7 @@ using namespace snowfleet;
 using snowfleet_test::error_of;
 using snowfleet_test::mark_in;
 using snowfleet_test::Opts;
+using snowfleet_test::run_child;
 using snowfleet_test::temp_dir;
 
 namespace {
@@ -28,37 +29,6 @@ namespace {
 constexpr int64_t T = 1704067200000 + 10'000'000;
 constexpr const char* kFourSlots = "41.2.20@1704067200000";
 constexpr int kChildThreads = 4;
-
-// Runs `child` in a forked process; returns what it wrote to the pipe, and its exit code.
-template <class F>
-std::pair<std::string, int> in_child(F child) {
-  int p[2];
-  REQUIRE(pipe(p) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(p[0]);
-    std::string out;
-    int code = 0;
-    try {
-      out = child();
-    } catch (const std::exception& e) {
-      out = std::string("exception: ") + e.what();
-      code = 3;
-    }
-    if (write(p[1], out.data(), out.size()) < 0) _exit(2);
-    _exit(code);
-  }
-  close(p[1]);
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(p[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(p[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
-}
 
 }  // namespace
 
@@ -72,7 +42,7 @@ TEST_CASE("prefork: a leased generator claims a slot of its own in a forked chil
   std::vector<int64_t> parent_ids = g->next_ids(1000);
   const int64_t parent_mark = mark_in(dir, parent_node);
 
-  const auto [out, code] = in_child([&]() -> std::string {
+  const auto [out, code] = run_child([&]() -> std::string {
     // Several threads make the child's first calls at once: one claim, one node.
     std::vector<std::vector<int64_t>> got(kChildThreads);
     std::vector<std::thread> threads;
@@ -122,7 +92,7 @@ TEST_CASE("prefork: a child finding no free slot refuses, then claims once one i
   Opts a("local:" + dir, T, Mode::kStrict, "41.1.21@1704067200000");  // two slots
   Generator g(a.o);
   auto other = std::make_unique<Generator>(a.o);  // the second slot
-  const auto [out, code] = in_child([&]() -> std::string {
+  const auto [out, code] = run_child([&]() -> std::string {
     const Error e = error_of([&] { g.next_id(); });
     if (e.kind() != ErrorKind::kNodeIdUnavailable) return std::string("first: ") + e.code();
     const Status st = g.status();
@@ -134,7 +104,7 @@ TEST_CASE("prefork: a child finding no free slot refuses, then claims once one i
   CHECK(code == 0);
   CHECK(out == "refused");
   other.reset();  // the parent frees the second slot: a child now claims it
-  const auto [out2, code2] = in_child([&]() -> std::string {
+  const auto [out2, code2] = run_child([&]() -> std::string {
     a.clock->set_wall_ms(T + 2000);  // past the mark the freed slot's holder reserved
     g.next_id();
     return std::to_string(g.node_id());
@@ -151,7 +121,7 @@ TEST_CASE("prefork: a static node id still refuses in the child, and says what t
   o.node_id = 612;
   Generator g(o);
   g.next_id();
-  const auto [out, code] = in_child([&]() -> std::string {
+  const auto [out, code] = run_child([&]() -> std::string {
     const Error e = error_of([&] { g.next_id(); });
     const Error batch = error_of([&] { g.next_ids(0); });
     return std::string(e.code()) + "|" + batch.code() + "|" + e.what();

@@ -21,44 +21,12 @@
 using namespace snowfleet;
 using snowfleet_test::error_of;
 using snowfleet_test::Opts;
+using snowfleet_test::run_child;
 using snowfleet_test::temp_dir;
 
 namespace {
 
 constexpr int64_t T = 1704067200000 + 20'000'000;
-
-// Runs `child` in a forked process (ended by SIGALRM after `seconds`: a hang fails the
-// test instead of blocking it); returns what it wrote to the pipe, and its exit code.
-template <class F>
-std::pair<std::string, int> run_child(F child, unsigned seconds = 20) {
-  int p[2];
-  REQUIRE(pipe(p) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(p[0]);
-    alarm(seconds);
-    std::string out;
-    int code = 0;
-    try {
-      out = child();
-    } catch (const std::exception& e) {
-      out = std::string("exception: ") + e.what();
-      code = 3;
-    }
-    if (write(p[1], out.data(), out.size()) < 0) _exit(2);
-    _exit(code);
-  }
-  close(p[1]);
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(p[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(p[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
-}
 
 int open_fds() {
   int n = 0;

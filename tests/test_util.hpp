@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "snowfleet/snowfleet.hpp"
@@ -112,5 +114,42 @@ struct Opts {
     o.layout = snowfleet::Layout::parse(layout);
   }
 };
+
+/// Runs `body` in a forked child that SIGALRM ends after `seconds` (a hang fails the test
+/// instead of blocking the suite). Returns what the body returned, or "exception: ..." if
+/// it threw, and the child's exit code: 0, 3 after an exception, 128 + N after signal N.
+inline std::pair<std::string, int> run_child(const std::function<std::string()>& body,
+                                             unsigned seconds = 20) {
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(p[0]);
+    alarm(seconds);
+    std::string out;
+    int code = 0;
+    try {
+      out = body();
+    } catch (const std::exception& e) {
+      out = std::string("exception: ") + e.what();
+      code = 3;
+    } catch (...) {
+      out = "exception";  // a failed REQUIRE: never back into the test runner from a child
+      code = 3;
+    }
+    if (write(p[1], out.data(), out.size()) < 0) _exit(2);
+    _exit(code);
+  }
+  close(p[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(p[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(p[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
+}
 
 }  // namespace snowfleet_test
