@@ -48,6 +48,16 @@ void MarkKeeper::start(int64_t now_ms) {
 }
 
 bool MarkKeeper::write(int64_t target_ms) {
+  if (own_mark_) {
+    // A write may hang (an etcd member that stopped answering, a leader election: a
+    // proposal in flight then waits out its timeout). Until it lands, issue what our
+    // persisted mark covers, lead included, as after a failed write: the lead is the
+    // reserve for a store that does not answer in time, whether it failed yet or not.
+    std::lock_guard<std::mutex> lock(mu_);
+    const int64_t p = persisted_.load(std::memory_order_relaxed);
+    if (p >= 0 && in_.mark_limit->load(std::memory_order_relaxed) != INT64_MIN)
+      in_.mark_limit->store((p << in_.sequence_bits) | seq_mask_, std::memory_order_release);
+  }
   bool ok = true;
   try {
     in_.lease->write_mark(target_ms + in_.epoch_ms);
@@ -57,6 +67,7 @@ bool MarkKeeper::write(int64_t target_ms) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (ok) {
+      own_mark_ = true;
       persisted_.store(target_ms, std::memory_order_release);
       in_.mark_limit->store(limit_for(target_ms), std::memory_order_release);
       in_.mark_writes->fetch_add(1, std::memory_order_relaxed);

@@ -76,6 +76,7 @@ class MarkKeeper {
   int64_t seq_mask_;
   std::atomic<int64_t> persisted_{-1};  // ms since the epoch
   std::atomic<bool> failing_{false};
+  bool own_mark_ = false;  // persisted_ is a mark we wrote (not the claimed history)
   std::mutex mu_;
   std::condition_variable wake_;     // the keeper: a request or stop
   std::condition_variable written_;  // minting threads: the limit moved or a write failed
