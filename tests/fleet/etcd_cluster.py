@@ -38,10 +38,16 @@ def free_ports(n):
 
 class EtcdCluster:
     def __init__(self, size=3, client_hosts=("127.0.0.1",), scheme="http", member_args=None,
-                 curl_args=(), heartbeat_ms=100, election_ms=1000):
+                 curl_args=(), heartbeat_ms=100, election_ms=1000, member_hosts=None,
+                 member_wrap=None):
+        """member_hosts(i): (peer host, [client hosts]) of member i, to place members on
+        different addresses (default: peers on 127.0.0.1, clients on client_hosts);
+        member_wrap(i): a command prefix (a network namespace's `ip netns exec NAME`)."""
         self.size = size
         self.dir = tempfile.mkdtemp(prefix="snowfleet-cluster-")
         self.hosts = list(client_hosts)
+        self.member_hosts = member_hosts or (lambda i: ("127.0.0.1", self.hosts))
+        self.member_wrap = member_wrap or (lambda i: [])
         self.scheme = scheme
         self.member_args = member_args or (lambda i: [])
         self.curl_args = list(curl_args)
@@ -57,14 +63,16 @@ class EtcdCluster:
 
     # --- addresses -------------------------------------------------------------------
     def endpoint(self, i, host=None):
-        return f"{host or self.hosts[0]}:{self.client[i]}"
+        """host:port of member i: on `host` if given, else its first client address."""
+        return f"{host or self.member_hosts(i)[1][0]}:{self.client[i]}"
 
     def endpoints(self, host=None, members=None):
         """Comma-separated host:port list, as an etcd:// source takes it."""
         return ",".join(self.endpoint(i, host) for i in (members or range(self.size)))
 
     def _initial_cluster(self):
-        return ",".join(f"m{i}=http://127.0.0.1:{self.peer[i]}" for i in range(self.size))
+        return ",".join(f"m{i}=http://{self.member_hosts(i)[0]}:{self.peer[i]}"
+                        for i in range(self.size))
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, timeout=30):
@@ -74,12 +82,13 @@ class EtcdCluster:
         return self
 
     def _spawn(self, i, state):
-        listen = ",".join(f"{self.scheme}://{h}:{self.client[i]}" for h in self.hosts)
-        cmd = [ETCD_BIN, "--name", f"m{i}", "--data-dir", os.path.join(self.dir, f"m{i}"),
+        peer_host, client_hosts = self.member_hosts(i)
+        listen = ",".join(f"{self.scheme}://{h}:{self.client[i]}" for h in client_hosts)
+        peer = f"http://{peer_host}:{self.peer[i]}"
+        cmd = [*self.member_wrap(i), ETCD_BIN, "--name", f"m{i}", "--data-dir", os.path.join(self.dir, f"m{i}"),
                "--listen-client-urls", listen,
                "--advertise-client-urls", f"{self.scheme}://{self.endpoint(i)}",
-               "--listen-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
-               "--initial-advertise-peer-urls", f"http://127.0.0.1:{self.peer[i]}",
+               "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
                "--initial-cluster", self._initial_cluster(),
                "--initial-cluster-token", self.token,
                "--initial-cluster-state", state, *self.timing, *self.member_args(i)]
