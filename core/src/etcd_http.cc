@@ -42,6 +42,30 @@ int on_progress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return c->gen->load(std::memory_order_acquire) != c->at_start ? 1 : 0;
 }
 
+// etcd's gateway maps gRPC code 14 (Unavailable: "etcdserver: no leader", "not capable",
+// "request timed out", "leader changed", a member without quorum) to HTTP 503, and code 8
+// ("too many requests") to 429: the member cannot serve now, and the next may. The code
+// rides as "code" or, on streaming calls (keepalive), as "error.grpc_code".
+bool unavailable(long status, const json& j) {
+  if (status == 503 || status == 429) return true;
+  if (!j.is_object() || !j.contains("error")) return false;
+  const json& e = j["error"];
+  const json code = j.contains("code") ? j["code"]
+                    : e.is_object()    ? e.value("grpc_code", json())
+                                       : json();
+  return code.is_number_integer() && (code.get<int64_t>() == 14 || code.get<int64_t>() == 8);
+}
+
+// The error message of an etcd reply, for the caller's exception.
+std::string error_text(const json& j, const std::string& raw) {
+  if (j.is_object() && j.contains("error") && j["error"].is_object() &&
+      j["error"].contains("message"))
+    return j["error"]["message"].dump();
+  if (j.is_object() && j.contains("message") && j["message"].is_string())
+    return j["message"].get<std::string>();
+  return raw.substr(0, 200);
+}
+
 }  // namespace
 
 Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
@@ -101,21 +125,20 @@ json Http::post(const std::string& path, const json& body, long timeout_ms) {
                                       : std::string(curl_easy_strerror(rc)));
       continue;
     }
-    current_ = k;  // stick to an endpoint that answers
     long status = 0;
     curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
     json j = json::parse(out, nullptr, false);
+    if (unavailable(status, j)) {  // this member cannot serve now; another may
+      last = cfg_.endpoints[k] + ": HTTP " + std::to_string(status) + ": " + error_text(j, out);
+      continue;
+    }
+    current_ = k;  // stick to an endpoint that answers
     if (j.is_discarded())
       throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
                     " with something that is not JSON");
     if (status != 200 || (j.is_object() && j.contains("error"))) {
-      std::string msg = j.is_object() && j.contains("message") && j["message"].is_string()
-                            ? j["message"].get<std::string>()
-                            : out.substr(0, 200);
-      if (j.is_object() && j.contains("error") && j["error"].is_object() &&
-          j["error"].contains("message"))
-        msg = j["error"]["message"].dump();
-      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
+      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " +
+                    error_text(j, out));
     }
     return j;
   }

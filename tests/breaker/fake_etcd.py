@@ -18,7 +18,8 @@ def free_port():
 
 
 class FakeEtcd:
-    """replies: path -> dict (sent as JSON), bytes (sent raw), or callable(request) -> either.
+    """replies: path -> dict (sent as JSON), bytes (sent raw), a (status, dict or bytes)
+    tuple (sent with that HTTP status), or callable(request) -> any of these.
     Paths without a reply get a plausible default."""
 
     def __init__(self, replies=None):
@@ -39,10 +40,13 @@ class FakeEtcd:
                 reply = fake.replies.get(self.path, fake.default(self.path, body))
                 if callable(reply):
                     reply = reply(body)
+                status = 200
+                if isinstance(reply, tuple):  # (HTTP status, reply)
+                    status, reply = reply
                 if isinstance(reply, dict):
                     reply = json.dumps(reply).encode()
                 if isinstance(reply, bytes):
-                    self.send_response(200)
+                    self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(reply)))
                     self.end_headers()

@@ -178,6 +178,39 @@ class ClusterFaults(unittest.TestCase):
         print(f"  refusals began {refused_at:.1f} s after quorum was lost", flush=True)
 
 
+class UnavailableMember(unittest.TestCase):
+    """A member that answers at once but cannot serve (etcd's gateway: HTTP 503, gRPC code
+    14 "etcdserver: no leader", "not capable", ...), listed first: the request moves on to
+    the next member instead of failing the claim or the keepalive."""
+
+    def test_no_leader_answer_moves_on_to_the_next_member(self):
+        if not shutil.which(ETCD_BIN):
+            self.fail(f"no etcd binary ({ETCD_BIN})")
+        sys.path.insert(0, os.path.join(HERE, "..", "breaker"))
+        from fake_etcd import FakeEtcd  # noqa: E402
+        hist = tempfile.mkdtemp(prefix="snowfleet-hist-")
+        self.addCleanup(shutil.rmtree, hist, True)
+        cluster = EtcdCluster(3).start()
+        self.addCleanup(cluster.close)
+        for message in ("etcdserver: no leader", "etcdserver: not capable"):
+            with self.subTest(message=message):
+                body = {"error": message, "message": message, "code": 14}
+                fake = FakeEtcd({p: (503, body) for p in (
+                    "/v3/lease/grant", "/v3/lease/keepalive", "/v3/kv/range", "/v3/kv/txn",
+                    "/v3/lease/revoke")})
+                self.addCleanup(fake.server.shutdown)
+                src = f"etcd://{fake.endpoint},{cluster.endpoints()}/unavail?ttl=2"
+                w = Worker(src, "--seconds", 2, "--burst", 4, "--keep-going", "--history",
+                           os.path.join(hist, message.split()[-1]))
+                self.assertIsNotNone(w.node(), w.snapshot()[:2])
+                self.assertEqual(w.finish(), 0)
+                self.assertEqual(w.errors(), [])
+                self.assertGreater(len(w.ids()), 100)
+        report = history_check.check([os.path.join(hist, f) for f in os.listdir(hist)])
+        print("\n  " + report.summary(), flush=True)
+        self.assertEqual(report.violations, [])
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     print("\nfault suite figures:")
