@@ -7,6 +7,9 @@
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
 #     including Python, Node and Java processes sharing one local registry (the packages
 #     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0);
+#   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
+#     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
+#     network namespaces), every worker's history checked by history_check.py;
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
@@ -16,7 +19,7 @@ cd "$(repo_root)"
 
 section "fleet: dependencies"
 core_deps
-apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3
+apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2
 
 # The cross-language test needs the three packages: build whichever is missing, before
 # our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
@@ -76,6 +79,11 @@ echo "CLI ok"
 
 section "fleet: multi-process tests (every id collected, zero duplicates)"
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py
+
+section "fleet: fault suite: a three-member etcd cluster, partitions (histories checked)"
+python3 tests/fleet/history_check_test.py
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fault_test.py
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/partition_test.py
 
 section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
 for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_test etcd_wipe_test; do
