@@ -23,6 +23,7 @@ sys.path.insert(0, HERE)
 import history_check  # noqa: E402
 from etcd_cluster import ETCD_BIN, EtcdCluster  # noqa: E402
 from fleet_test import WORKER, Worker  # noqa: E402
+from delay_proxy import DelayProxy  # noqa: E402
 from netns import Netns  # noqa: E402
 
 TTL = 3  # keepalive every 1 s; local deadline = keepalive sent + 2.4 s (margin 0.6 s)
@@ -109,6 +110,69 @@ class PausedHolder(Handover):
                       lambda: holder.proc.send_signal(signal.SIGCONT), src)
         with open(os.path.join(self.hist, "w1")) as f:
             self.assertRegex(f.read(), r"lease \d+ lost ", "the holder never saw its lease lost")
+
+
+class SlowLink(Handover):
+    """The holder reaches every member through a proxy that delays each byte by a set time
+    each way (netem is missing here). The link turns slow after the claim; a claimant
+    retries the slot for TTL + 3 s. Whatever the holder manages, the checker shows it
+    never minted while the claimant did, and what happened is printed."""
+
+    def run_slow(self, delay_ms):
+        cluster = EtcdCluster(3).start()
+        self.addCleanup(cluster.close)
+        proxies = [DelayProxy("127.0.0.1", cluster.client[i], 0) for i in range(3)]
+        for p in proxies:
+            self.addCleanup(p.close)
+        prefix = f"slow-{delay_ms}"
+        slow = f"etcd://{','.join(p.endpoint for p in proxies)}/{prefix}?ttl={TTL}&node={NODE}"
+        src = f"etcd://{cluster.endpoints()}/{prefix}?ttl={TTL}&node={NODE}"
+        holder = self.worker(slow)
+        self.assertEqual(holder.node(), NODE, holder.snapshot()[:2])
+        time.sleep(1.0)
+        for p in proxies:
+            p.delay = delay_ms / 1000
+        end = time.time() + TTL + 3
+        heir = None
+        while time.time() < end and heir is None:
+            w = self.worker(src, seconds=1)
+            if w.node() == NODE:
+                heir = w
+            else:
+                w.finish()
+                time.sleep(0.2)
+        if heir:
+            heir.finish()
+        report = self.check(f"slow link {delay_ms} ms each way")
+        h = next(p for p in report.procs if p.pid == holder.proc.pid)
+        print(f"  holder: {len(h.ids):,} ids, {len(h.refusals):,} refusals; the slot "
+              f"{'was taken over after the lease expired' if heir else 'stayed with the holder'}",
+              flush=True)
+        return h, heir
+
+    def test_slow_link_inside_the_request_timeout_keeps_the_lease(self):
+        # 0.2 s round trips: below a request's share of its timeout (TTL/3 over 3 members)
+        h, heir = self.run_slow(100)
+        self.assertIsNone(heir, "the slot was let go while the holder kept it alive")
+        self.assertEqual(h.refusals, [])
+
+    def test_slow_link_near_the_margin_never_overlaps(self):
+        # 0.6 s round trips, the TTL's margin: keepalives time out; the holder refuses at
+        # its deadline (the checker: none past it) whether or not etcd let the slot go.
+        h, heir = self.run_slow(300)
+        self.assertTrue(h.refusals, "the holder never refused over a link slower than its timeouts")
+
+    def test_claim_over_a_link_slower_than_the_request_timeout_fails_cleanly(self):
+        cluster = EtcdCluster(3).start()
+        self.addCleanup(cluster.close)
+        proxies = [DelayProxy("127.0.0.1", cluster.client[i], 300) for i in range(3)]
+        for p in proxies:
+            self.addCleanup(p.close)
+        w = self.worker(f"etcd://{','.join(p.endpoint for p in proxies)}/slowclaim?ttl={TTL}")
+        self.assertEqual(w.finish(), 2)
+        self.assertIn("NODE_ID_UNAVAILABLE", w.errors()[0])
+        self.assertIn(proxies[0].endpoint.split(":")[0], w.errors()[0])
+        self.assertEqual(w.ids(), [])
 
 
 NETNS_WHY = Netns.unavailable()
