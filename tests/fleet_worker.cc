@@ -71,9 +71,9 @@ struct History {
     const int64_t t = mono_ns();
     // lease_expires_in_ms is floored. A held lease is never past its deadline, so -1 there
     // means none (local); an unconfirmed one is past it (-1: 1 ms past).
-    const bool has = (st.lease_state == snowfleet::LeaseState::kHeld &&
-                      st.lease_expires_in_ms >= 0) ||
-                     st.lease_state == snowfleet::LeaseState::kUnconfirmed;
+    const bool has =
+        (st.lease_state == snowfleet::LeaseState::kHeld && st.lease_expires_in_ms >= 0) ||
+        st.lease_state == snowfleet::LeaseState::kUnconfirmed;
     const int64_t d = has ? t + (st.lease_expires_in_ms + 1) * 1000000 : -1;
     std::fprintf(f, "lease %lld %s %lld %lld\n", static_cast<long long>(t),
                  snowfleet::lease_state_name(st.lease_state), static_cast<long long>(d),
