@@ -30,6 +30,7 @@ TTL = 3  # keepalive every 1 s; local deadline = keepalive sent + 2.4 s (margin 
 NODE = 5
 FIGURES = []
 SKIPPED = []
+GAPS = []  # every handover's fencing gap, ms
 
 
 def mono_ns():
@@ -77,6 +78,7 @@ class Handover(unittest.TestCase):
         report = history_check.check(
             [os.path.join(self.hist, f) for f in sorted(os.listdir(self.hist))])
         FIGURES.append((label, report.summary()))
+        GAPS.extend(report.gaps_ms)
         print(f"\n  {label}: {report.summary()}", flush=True)
         self.assertEqual(report.violations, [], report.summary())
         return report
@@ -254,6 +256,9 @@ if __name__ == "__main__":
     print("\npartition suite figures:")
     for name, text in FIGURES:
         print(f"  {name}: {text}")
+    if GAPS:
+        print(f"  fencing gap over {len(GAPS)} handovers: min {min(GAPS):.1f} ms, "
+              f"p50 {history_check.pct(GAPS, 0.5):.1f} ms")
     if SKIPPED:
         print(f"  *** {len(SKIPPED)} namespace tests NOT RUN: {NETNS_WHY} ***")
     raise SystemExit(0 if result.wasSuccessful() else 1)
