@@ -39,7 +39,9 @@
       "core/src/node_source_local.cc",
       "core/src/options.cc",
       "core/src/quote.cc",
+      "core/src/range.cc",
       "core/src/scripted_clock.cc",
+      "core/src/text_id.cc",
       "core/src/time_text.cc"
     ]
   },
