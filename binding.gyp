@@ -70,7 +70,8 @@
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
-        "bindings/node/generator.cc"
+        "bindings/node/generator.cc",
+        "bindings/node/text_range.cc"
       ],
       "defines": [
         "NAPI_CPP_EXCEPTIONS",
