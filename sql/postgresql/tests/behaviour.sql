@@ -13,8 +13,25 @@ BEGIN
   IF bad IS NOT NULL THEN RAISE EXCEPTION 'not IMMUTABLE: %', bad; END IF;
 END $$;
 
+-- Runs q, which must fail with SQLSTATE state and a message LIKE pattern.
+CREATE FUNCTION pg_temp.expect_error(q text, state text, pattern text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE msg text; got text;
+BEGIN
+  BEGIN
+    EXECUTE q;
+  EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, got = RETURNED_SQLSTATE;
+    IF got <> state OR msg NOT LIKE pattern THEN
+      RAISE EXCEPTION '%: got % %, expected % %', q, got, msg, state, pattern;
+    END IF;
+    RETURN;
+  END;
+  RAISE EXCEPTION '%: no error, expected % %', q, state, pattern;
+END $$;
+
 DO $$
-DECLARE r record; msg text;
+DECLARE r record;
 BEGIN
   -- The API sketch literal: node 37 at 2025-01-24T19:35:58.021Z.
   IF snowfleet.compose('2025-01-24T19:35:58.021Z', 37) <> 141264821508263936 THEN
@@ -40,42 +57,14 @@ BEGIN
   IF snowfleet.layout_text('twitter') <> '41.5.5.12@1288834974657' THEN
     RAISE EXCEPTION 'layout_text';
   END IF;
-  BEGIN
-    PERFORM snowfleet.min_id('2026-12-01T00:00:00'::timestamp);
-    RAISE EXCEPTION 'a naive timestamp was accepted';
-  EXCEPTION WHEN invalid_parameter_value THEN
-    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-    IF msg NOT LIKE 'INVALID_ARGUMENT: time must be a timestamptz%2026-12-01 00:00:00%' THEN
-      RAISE EXCEPTION 'naive message: %', msg;
-    END IF;
-  END;
-  BEGIN
-    PERFORM snowfleet.max_id('2026-12-01T00:00:00.000001Z');
-    RAISE EXCEPTION 'a sub-millisecond time was accepted';
-  EXCEPTION WHEN invalid_parameter_value THEN
-    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-    IF msg NOT LIKE 'INVALID_ARGUMENT: time must be a whole millisecond%.000001Z' THEN
-      RAISE EXCEPTION 'sub-ms message: %', msg;
-    END IF;
-  END;
-  BEGIN
-    PERFORM snowfleet.min_id('2023-12-31T23:59:59.999Z');
-    RAISE EXCEPTION 'a time before the epoch was accepted';
-  EXCEPTION WHEN datetime_field_overflow THEN
-    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-    IF msg NOT LIKE 'TIMESTAMP_OUT_OF_RANGE: timestamp_ms must be in [1704067200000, %got 1704067199999' THEN
-      RAISE EXCEPTION 'out-of-range message: %', msg;
-    END IF;
-  END;
-  BEGIN
-    PERFORM snowfleet.node_id(1, '41.10.12');
-    RAISE EXCEPTION 'a bad layout was accepted';
-  EXCEPTION WHEN invalid_parameter_value THEN
-    GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-    IF msg NOT LIKE 'INVALID_ARGUMENT: layout ''41.10.12'' is not a preset%' THEN
-      RAISE EXCEPTION 'layout message: %', msg;
-    END IF;
-  END;
+  PERFORM pg_temp.expect_error($q$SELECT snowfleet.min_id('2026-12-01T00:00:00'::timestamp)$q$,
+    '22023', 'INVALID_ARGUMENT: time must be a timestamptz%2026-12-01 00:00:00%');
+  PERFORM pg_temp.expect_error($q$SELECT snowfleet.max_id('2026-12-01T00:00:00.000001Z')$q$,
+    '22023', 'INVALID_ARGUMENT: time must be a whole millisecond%.000001Z');
+  PERFORM pg_temp.expect_error($q$SELECT snowfleet.min_id('2023-12-31T23:59:59.999Z')$q$,
+    '22008', 'TIMESTAMP_OUT_OF_RANGE: timestamp_ms must be in [1704067200000, %got 1704067199999');
+  PERFORM pg_temp.expect_error($q$SELECT snowfleet.node_id(1, '41.10.12')$q$,
+    '22023', 'INVALID_ARGUMENT: layout ''41.10.12'' is not a preset%');
 END $$;
 
 -- A range scan over a bigint primary key: the bounds are constants folded at plan time
