@@ -25,8 +25,8 @@ struct Tables {
       b32[c] = static_cast<int8_t>(i);
       if (c >= 'A' && c <= 'Z') b32[c - 'A' + 'a'] = static_cast<int8_t>(i);
     }
-    b32['I'] = b32['i'] = b32['L'] = b32['l'] = 1;
-    b32['O'] = b32['o'] = 0;
+    for (const char c : {'I', 'i', 'L', 'l'}) b32[static_cast<unsigned char>(c)] = 1;
+    for (const char c : {'O', 'o'}) b32[static_cast<unsigned char>(c)] = 0;
     for (int i = 0; i < 62; ++i)
       b62[static_cast<unsigned char>(kBase62[i])] = static_cast<int8_t>(i);
   }
