@@ -39,7 +39,9 @@
       "core/src/node_source_local.cc",
       "core/src/options.cc",
       "core/src/quote.cc",
+      "core/src/range.cc",
       "core/src/scripted_clock.cc",
+      "core/src/text_id.cc",
       "core/src/time_text.cc"
     ]
   },
@@ -68,7 +70,8 @@
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
-        "bindings/node/generator.cc"
+        "bindings/node/generator.cc",
+        "bindings/node/text_range.cc"
       ],
       "defines": [
         "NAPI_CPP_EXCEPTIONS",

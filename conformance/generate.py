@@ -5,8 +5,9 @@
     python3 conformance/generate.py --check   # exit 1 when a checked-in file is stale
 
 Every expected value comes from model/snowfleet_model.py, or model/time_model.py for
-time.json, never from the core under test. The cases live in one file per vector file or
-theme: layout_cases.py, codec_cases.py, time_cases.py, argument_cases.py, and for
+time.json, or model/text_model.py for text.json and range.json, never from the core under
+test. The cases live in one file per vector file or theme: layout_cases.py,
+codec_cases.py, time_cases.py, argument_cases.py, text_cases.py, range_cases.py, and for
 scenarios.json the data in scenario_cases_*.py, id_space_cases.py and
 differential_cases.py, which scenario.py runs through the model. The seeds' worked
 examples and Working Python assertions are asserted there against the model's results,
@@ -29,6 +30,8 @@ from differential_cases import differential_cases  # noqa: E402  (found by the d
 from argument_cases import argument_cases  # noqa: E402  (arguments.json: the rulebook as data)
 from layout_cases import layout_cases  # noqa: E402  (layout.json's cases)
 from codec_cases import codec_cases  # noqa: E402  (codec.json's cases)
+from text_cases import text_cases  # noqa: E402  (text.json: base32 / base62 forms)
+from range_cases import range_cases  # noqa: E402  (range.json: min_id / max_id / id_range)
 from scenario import build  # noqa: E402  (runs scenario data through the model)
 from scenario_cases_seeds import SEED_SCENARIOS  # noqa: E402
 from scenario_cases_strict import STRICT_SCENARIOS  # noqa: E402
@@ -84,6 +87,17 @@ def documents():
                            "parseTime): accepted forms with their ms, refused forms with the "
                            "rule the message names.",
             "generated_by": "conformance/generate.py", "cases": time_cases()},
+        "text.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "text",
+            "description": "An id's sortable text forms: Crockford base32 (13 characters, TSID's "
+                           "form) and fixed-width base62 (11 characters); the round trip of "
+                           "every codec.json id, the parsing rules and the refusals.",
+            "generated_by": "conformance/generate.py", "cases": text_cases()},
+        "range.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "range",
+            "description": "min_id / max_id of a millisecond and the inclusive id bounds of "
+                           "[start_ms, end_ms) with a slack, at the window edges, and refusals.",
+            "generated_by": "conformance/generate.py", "cases": range_cases()},
     }
 
 

@@ -188,6 +188,31 @@ export function formatId(id: IdLike): string;
  * else throws InvalidArgument quoting the text and naming the rule; a non-string, TypeError.
  */
 export function parseTime(text: string): number;
+/** A time: a Date, or Unix ms as a safe-integer Number or a BigInt. */
+export type TimeLike = Date | number | bigint;
+/** The lowest id any node can mint in that millisecond; outside the layout's window, TimestampOutOfRange. */
+export function minId(time: TimeLike, layout?: Layout | string): bigint;
+/** The highest id any node can mint in that millisecond. */
+export function maxId(time: TimeLike, layout?: Layout | string): bigint;
+/** Inclusive id bounds: first <= id <= last. */
+export interface IdRange {
+  readonly first: bigint;
+  readonly last: bigint;
+}
+/**
+ * The ids stamped in [start, end). slackMs (default 0) widens the upper bound: pass a monotonic
+ * generator's maxDriftMs to find every id it minted in that time. An empty or reversed range
+ * or a negative slack is InvalidArgument.
+ */
+export function idRange(start: TimeLike, end: TimeLike, options?: { slackMs?: number | bigint; layout?: Layout | string }): IdRange;
+/** The 13-character Crockford base32 form (TSID's), upper case. */
+export function formatBase32(id: number | bigint): string;
+/** Parses base32: 13 characters, either case, I/L/O aliases, at most 2^63 - 1. */
+export function parseBase32(text: string): bigint;
+/** The 11-character base62 form (0-9A-Za-z): byte order is numeric order. */
+export function formatBase62(id: number | bigint): string;
+/** Parses base62: 11 characters of 0-9A-Za-z, at most 2^63 - 1 (AzL8n0Y58m7). */
+export function parseBase62(text: string): bigint;
 /** A copy of value with every bigint (and BigInt64Array element) as a decimal string, for JSON.stringify. */
 export function toJSONSafe(value: unknown): any;
 /** A JSON.stringify replacer that writes bigints as decimal strings. */

@@ -300,6 +300,42 @@ function compose(fields) {
   return binding.compose(layoutArg(layout), timestampMs, nodeId, datacenterId, machineId, sequence);
 }
 
+// ---- the ids of a time, text forms --------------------------------------------------------
+
+/** Unix ms of a Date (an invalid Date is InvalidArgument); a Number or BigInt passes as is. */
+function timeMs(value, name) {
+  if (!(value instanceof Date)) return value;
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) throw new errors.INVALID_ARGUMENT(`${name} must be a valid Date, got Invalid Date`);
+  return ms;
+}
+
+/** minId(time, layout?): the lowest id any node can mint in that ms (a Date or Unix ms). */
+function minId(time, layout) {
+  return binding.minId(timeMs(time, 'time'), layoutArg(layout));
+}
+
+/** maxId(time, layout?): the highest id any node can mint in that ms. */
+function maxId(time, layout) {
+  return binding.maxId(timeMs(time, 'time'), layoutArg(layout));
+}
+
+/**
+ * idRange(start, end, { slackMs = 0, layout }?) -> { first, last }: inclusive bounds of the ids
+ * stamped in [start, end). Pass a monotonic generator's maxDriftMs as slackMs to find every
+ * id it minted in that time (it may stamp ids up to maxDriftMs ahead of the clock).
+ */
+function idRange(start, end, options) {
+  const [slackMs, layout] = options === undefined ? [] : shape(options, ['slackMs', 'layout'], 'idRange option');
+  return binding.idRange(timeMs(start, 'start'), timeMs(end, 'end'), slackMs, layoutArg(layout));
+}
+
+/** Crockford base32 (13 characters, TSID's form) and base62 (11) forms of an id. */
+const formatBase32 = (id) => binding.formatIdAs(id, 'base32');
+const parseBase32 = (text) => binding.parseIdAs(text, 'base32');
+const formatBase62 = (id) => binding.formatIdAs(id, 'base62');
+const parseBase62 = (text) => binding.parseIdAs(text, 'base62');
+
 // ---- JSON -----------------------------------------------------------------------------
 
 /**
@@ -342,6 +378,13 @@ module.exports = {
   parseId,
   formatId,
   parseTime,
+  minId,
+  maxId,
+  idRange,
+  formatBase32,
+  parseBase32,
+  formatBase62,
+  parseBase62,
   toJSONSafe,
   jsonReplacer,
   testing,

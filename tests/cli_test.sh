@@ -109,4 +109,28 @@ expect_refused "--node is given twice" compose --timestamp-ms 1737747358021 --no
 expect_refused "--count and -n are the same option" next --node 1 -n 2 --count 3
 expect_refused "--layout is given twice" decode 0 --layout twitter --layout default
 expect_exit 0 --help
+
+# Text forms: next --format, decode reads base32 / base62 (by length, or --format).
+b32=$("$cli" next --node 37 --format base32)
+[ ${#b32} = 13 ] || fail "next --format base32: $b32"
+"$cli" decode "$b32" | grep -q "node=37" || fail "decode base32 $b32"
+b62=$("$cli" next --node 37 --format base62)
+[ ${#b62} = 11 ] || fail "next --format base62: $b62"
+"$cli" decode "$b62" | grep -q "node=37" || fail "decode base62 $b62"
+"$cli" decode 03xezkd8m4m00 | grep -q "2025-01-24T19:35:58.021Z  node=37  sequence=0" || fail "decode lower-case base32"
+"$cli" decode --format base32 0000000000001 | grep -q "sequence=1" || fail "decode --format base32 digits"
+"$cli" decode 12345678901 | grep -q "^12345678901 " || fail "11 digits stay decimal"
+expect_exit 2 decode 03XEZKD8M4M0U
+expect_exit 2 decode AzL8n0Y58m8
+expect_exit 2 next --node 1 --format hex
+
+# range: the first and last id stamped in [--from, --to).
+out=$("$cli" range --from 2025-01-24T19:35:58.021Z --to 2025-01-24T19:35:58.022Z)
+[ "$out" = "$(printf 'first 141264821508112384\nlast  141264821512306687')" ] || fail "range: $out"
+out=$("$cli" range --from 2026-12-01T00:00:00Z --to 2026-12-02T00:00:00Z --slack-ms 1000 --json)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["from"]=="2026-12-01T00:00:00.000Z" and d["slack_ms"]==1000 and int(d["first"])==(1796083200000-1704067200000)<<22 and int(d["last"])==((1796169600999-1704067200000)<<22)+(1<<22)-1, d' "$out" || fail "range --json: $out"
+expect_exit 2 range --from 2026-12-02T00:00:00Z --to 2026-12-01T00:00:00Z
+expect_exit 2 range --from 2023-12-31T23:59:59Z --to 2026-12-01T00:00:00Z
+expect_exit 2 range --from 2026-12-01T00:00:00 --to 2026-12-02T00:00:00Z
+expect_exit 2 range --from 2026-12-01T00:00:00Z
 echo "cli tests passed"

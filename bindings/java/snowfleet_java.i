@@ -5,6 +5,7 @@
 
 %{
 #include "snowfleet_java.hpp"
+#include "text_range.hpp"
 %}
 
 %include "snowfleet_common.i"
@@ -32,3 +33,4 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
 %}
 
 %include "snowfleet_java.hpp"
+%include "text_range.hpp"

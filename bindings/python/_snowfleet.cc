@@ -21,6 +21,7 @@
 #include "errors.hpp"
 #include "generator_type.hpp"
 #include "gil.hpp"
+#include "text_range.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace py = pybind11;
@@ -220,6 +221,7 @@ PYBIND11_MODULE(_snowfleet, m) {
 
   add_layout(m);
   add_codec(m);
+  snowfleet_python::add_text_range(m);
   add_scripted_clock(m);
   snowfleet_python::add_generator_type(m);
 }

@@ -1,8 +1,10 @@
 // snowfleet: mint, decode and compose ids, and print a layout's arithmetic.
 //
 //   snowfleet next (--node N | --datacenter D --machine M | --node-source SPEC) [-n 10]
-//                  [--layout L] [--mode monotonic]
-//   snowfleet decode ID... [--layout twitter] [--json]
+//                  [--layout L] [--mode monotonic] [--format decimal|base32|base62]
+//   snowfleet decode ID... [--layout twitter] [--format F] [--json]
+//   snowfleet range --from RFC3339 --to RFC3339 [--slack-ms MS] [--layout L] [--format F]
+//                   [--json]
 //   snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D --machine M)
 //                     [--sequence S] [--layout L]
 //   snowfleet layout [L] [--json]
@@ -34,14 +36,22 @@ const char* kUsage =
     "  snowfleet next (--node N | --datacenter D --machine M | --node-source SPEC)\n"
     "                 [-n COUNT] [--layout L]\n"
     "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
-    "  snowfleet decode ID... [--layout L] [--json]\n"
+    "                 [--format decimal|base32|base62]\n"
+    "  snowfleet decode ID... [--layout L] [--format decimal|base32|base62] [--json]\n"
+    "  snowfleet range --from RFC3339 --to RFC3339 [--slack-ms MS] [--layout L]\n"
+    "                  [--format decimal|base32|base62] [--json]\n"
     "  snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D "
     "--machine M)\n"
     "                    [--sequence S] [--layout L]\n"
     "  snowfleet layout [L] [--json]\n"
     "\n"
     "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
-    "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal.\n"
+    "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal\n"
+    "unless --format says base32 (13 characters, TSID's form) or base62 (11 characters).\n"
+    "decode reads an id of digits as decimal, else 13 characters as base32 and 11 as base62\n"
+    "(--format decides for a base32/base62 text of digits only).\n"
+    "range prints the first and last id stamped in [--from, --to); --slack-ms widens the\n"
+    "last to ids a monotonic generator stamped up to its max_drift_ms ahead of the clock.\n"
     "RFC3339 is a time with its offset: 2025-01-24T19:35:58.021Z or 2025-01-24T20:35:58+01:00.\n"
     "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR][?node=N] (a slot\n"
     "leased from a registry directory; node=N pins it) or etcd://HOST:PORT/PREFIX?ttl=10\n"
@@ -121,6 +131,23 @@ Layout layout_of(const Args& a) {
   return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
 }
 
+// --format, decimal when absent.
+snowfleet::IdFormat format_of(const Args& a) {
+  return a.has("--format") ? snowfleet::parse_id_format(a.get("--format"))
+                           : snowfleet::IdFormat::kDecimal;
+}
+
+// An id as decode reads it: in --format when given; else digits only are decimal, and
+// 13 / 11 characters base32 / base62 (decimal ids of 11 or 13 digits stay decimal).
+int64_t read_id(const Args& a, const std::string& text) {
+  if (a.has("--format")) return snowfleet::parse_id_as(text, format_of(a));
+  bool digits = !text.empty();
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  if (!digits && text.size() == snowfleet::kBase32Length) return snowfleet::parse_base32(text);
+  if (!digits && text.size() == snowfleet::kBase62Length) return snowfleet::parse_base62(text);
+  return snowfleet::parse_id(text);
+}
+
 std::string json_decoded(int64_t id, const Layout& l) {
   const auto d = snowfleet::decode(l, id);
   std::string s = "{\"id\":\"" + snowfleet::format_id(id) + "\",\"timestamp_ms\":" +
@@ -138,9 +165,11 @@ std::string json_decoded(int64_t id, const Layout& l) {
 int cmd_next(int argc, char** argv) {
   const Args a = parse_args(argc, argv, 2,
                             {"--node", "--datacenter", "--machine", "--node-source", "-n",
-                             "--count", "--layout", "--mode", "--max-wait-ms", "--max-drift-ms"},
+                             "--count", "--layout", "--mode", "--max-wait-ms", "--max-drift-ms",
+                             "--format"},
                             {});
   if (!a.positional.empty()) throw Usage("next takes no positional arguments");
+  const snowfleet::IdFormat format = format_of(a);
   snowfleet::GeneratorArgs g;
   if (a.has("--layout")) g.layout = Layout::parse(a.get("--layout"));
   const snowfleet::NodeArgs node = node_args(a);
@@ -172,7 +201,15 @@ int cmd_next(int argc, char** argv) {
   out.reserve(ids.size() * 20);
   char buf[20];
   for (int64_t id : ids) {
-    out.append(buf, snowfleet::format_id(id, buf));
+    if (format == snowfleet::IdFormat::kBase32) {
+      snowfleet::format_base32(id, buf);
+      out.append(buf, snowfleet::kBase32Length);
+    } else if (format == snowfleet::IdFormat::kBase62) {
+      snowfleet::format_base62(id, buf);
+      out.append(buf, snowfleet::kBase62Length);
+    } else {
+      out.append(buf, snowfleet::format_id(id, buf));
+    }
     out.push_back('\n');
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -180,11 +217,11 @@ int cmd_next(int argc, char** argv) {
 }
 
 int cmd_decode(int argc, char** argv) {
-  const Args a = parse_args(argc, argv, 2, {"--layout"}, {"--json"});
+  const Args a = parse_args(argc, argv, 2, {"--layout", "--format"}, {"--json"});
   if (a.positional.empty()) throw Usage("decode needs at least one ID");
   const Layout l = layout_of(a);
   for (const auto& text : a.positional) {
-    const int64_t id = snowfleet::parse_id(text);
+    const int64_t id = read_id(a, text);
     if (a.has("--json")) {
       std::cout << json_decoded(id, l) << "\n";
       continue;
@@ -211,6 +248,31 @@ int cmd_compose(int argc, char** argv) {
   const int64_t seq = a.has("--sequence") ? to_int("--sequence", a.get("--sequence")) : 0;
   const int64_t id = snowfleet::compose(l, ts, node_args(a), seq);
   std::cout << (a.has("--json") ? json_decoded(id, l) : snowfleet::format_id(id)) << "\n";
+  return 0;
+}
+
+int cmd_range(int argc, char** argv) {
+  const Args a =
+      parse_args(argc, argv, 2, {"--from", "--to", "--slack-ms", "--layout", "--format"}, {"--json"});
+  if (!a.positional.empty()) throw Usage("range takes no positional arguments");
+  if (!a.has("--from") || !a.has("--to")) throw Usage("range needs --from RFC3339 and --to RFC3339");
+  const Layout l = layout_of(a);
+  const snowfleet::IdFormat format = format_of(a);
+  const int64_t from = snowfleet::parse_iso8601(a.get("--from"));
+  const int64_t to = snowfleet::parse_iso8601(a.get("--to"));
+  const int64_t slack = a.has("--slack-ms") ? to_int("--slack-ms", a.get("--slack-ms")) : 0;
+  const snowfleet::IdRange r = snowfleet::id_range(l, from, to, slack);
+  const std::string first = snowfleet::format_id_as(r.first, format);
+  const std::string last = snowfleet::format_id_as(r.last, format);
+  if (a.has("--json")) {
+    std::cout << "{\"from\":\"" << snowfleet::format_iso8601(from) << "\",\"to\":\""
+              << snowfleet::format_iso8601(to) << "\",\"slack_ms\":" << slack
+              << ",\"first\":\"" << first << "\",\"last\":\"" << last << "\",\"format\":\""
+              << snowfleet::id_format_name(format) << "\",\"layout\":\"" << l.to_string()
+              << "\"}\n";
+    return 0;
+  }
+  std::cout << "first " << first << "\nlast  " << last << "\n";
   return 0;
 }
 
@@ -276,6 +338,7 @@ int main(int argc, char** argv) {
     if (cmd == "next") return cmd_next(argc, argv);
     if (cmd == "decode") return cmd_decode(argc, argv);
     if (cmd == "compose") return cmd_compose(argc, argv);
+    if (cmd == "range") return cmd_range(argc, argv);
     if (cmd == "layout") return cmd_layout(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::cout << kUsage;

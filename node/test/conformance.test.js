@@ -315,7 +315,29 @@ function runTimeCase(c) {
   });
 }
 
-const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase, arguments: runArgumentsCase };
+const TEXT = { base32: [sf.formatBase32, sf.parseBase32], base62: [sf.formatBase62, sf.parseBase62] };
+
+function runTextCase(c) {
+  const [format, parse] = TEXT[c.encoding];
+  if (c.op === 'parse') return run(() => parse(c.text), c.expect, c.id, (id) => assert.equal(id, BigInt(c.expect.id)));
+  if (c.op !== 'round_trip' && c.op !== 'format') throw new Error(`${c.id}: unknown text op '${c.op}'`);
+  return run(() => format(BigInt(c.value)), c.expect, c.id, (text) => {
+    assert.equal(text, c.expect.text, c.id);
+    if (c.op === 'round_trip') assert.equal(parse(text), BigInt(c.value), `${c.id}: parsed back`);
+  });
+}
+
+function runRangeCase(c) {
+  if (c.op === 'id_range') {
+    const options = { layout: c.layout, ...(c.slack_ms === undefined ? {} : { slackMs: BigInt(c.slack_ms) }) };
+    return run(() => sf.idRange(BigInt(c.start_ms), BigInt(c.end_ms), options), c.expect, c.id, (r) => checkSubset(r, c.expect, c.id));
+  }
+  const fn = { min_id: sf.minId, max_id: sf.maxId }[c.op];
+  if (!fn) throw new Error(`${c.id}: unknown range op '${c.op}'`);
+  return run(() => fn(BigInt(c.timestamp_ms), c.layout), c.expect, c.id, (id) => assert.equal(id, BigInt(c.expect.id)));
+}
+
+const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase, arguments: runArgumentsCase, text: runTextCase, range: runRangeCase };
 
 for (const file of files) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS, file), 'utf8'));

@@ -31,6 +31,8 @@ from ._errors import (
 )
 from ._layout import Layout
 from ._codec import Decoded, compose, decode, parse_id, parse_time
+from ._ranges import IdRange, id_range, max_id, min_id
+from ._text import format_base32, format_base62, parse_base32, parse_base62
 from ._generator import MAX_BATCH, Generator, Stats, Status
 
 __version__ = "0.1.0"
@@ -40,11 +42,19 @@ __all__ = [
     "MAX_BATCH",
     "Decoded",
     "Generator",
+    "IdRange",
     "Layout",
     "Stats",
     "Status",
     "compose",
     "decode",
+    "format_base32",
+    "format_base62",
+    "id_range",
+    "max_id",
+    "min_id",
+    "parse_base32",
+    "parse_base62",
     "parse_id",
     "parse_time",
     # errors

@@ -15,7 +15,7 @@ from snowfleet.testing import ScriptedClock
 from arguments_runner import arguments_case
 from conftest import VECTORS_DIR
 
-KINDS = ("layout", "codec", "scenario", "time", "arguments")
+KINDS = ("layout", "codec", "scenario", "time", "arguments", "text", "range")
 
 
 def _load() -> List[Tuple[str, Dict[str, Any]]]:
@@ -253,7 +253,50 @@ def _scenario_case(case: Dict[str, Any]) -> None:
             gen.close()
 
 
+_TEXT = {"base32": (snowfleet.format_base32, snowfleet.parse_base32),
+         "base62": (snowfleet.format_base62, snowfleet.parse_base62)}
+
+
+def _text_case(case: Dict[str, Any]) -> None:
+    fmt, parse = _TEXT[case["encoding"]]
+    expect = case["expect"]
+    if case["op"] == "parse":
+        if _is_error(expect):
+            _expect_raises(expect, parse, case["text"])
+        else:
+            _same(parse(case["text"]), expect["id"], "id")
+        return
+    value = int(case["value"])
+    if _is_error(expect):
+        _expect_raises(expect, fmt, value)
+        return
+    _same(fmt(value), expect["text"], "text")
+    if case["op"] == "round_trip":
+        assert parse(expect["text"]) == value
+
+
+def _range_case(case: Dict[str, Any]) -> None:
+    expect, layout = case["expect"], case["layout"]
+    if case["op"] == "id_range":
+        call: Any = lambda: snowfleet.id_range(  # noqa: E731
+            int(case["start_ms"]), int(case["end_ms"]), slack_ms=int(case.get("slack_ms", "0")),
+            layout=layout)
+    else:
+        fn = snowfleet.min_id if case["op"] == "min_id" else snowfleet.max_id
+        call = lambda: fn(int(case["timestamp_ms"]), layout=layout)  # noqa: E731
+    if _is_error(expect):
+        _expect_raises(expect, call)
+    elif case["op"] == "id_range":
+        got = call()
+        _same(got.first, expect["first"], "first")
+        _same(got.last, expect["last"], "last")
+    else:
+        _same(call(), expect["id"], "id")
+
+
 RUNNERS = {
+    "text": _text_case,
+    "range": _range_case,
     "layout": _layout_case,
     "codec": _codec_case,
     "scenario": _scenario_case,

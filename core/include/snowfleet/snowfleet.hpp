@@ -30,6 +30,8 @@
 #include "snowfleet/errors.hpp"     // ErrorKind, Error
 #include "snowfleet/layout.hpp"     // Layout
 #include "snowfleet/codec.hpp"      // compose, decode, parse_id, RFC 3339 times
+#include "snowfleet/range.hpp"      // min_id, max_id, id_range: the ids of a time
+#include "snowfleet/text_id.hpp"    // base32 / base62 text forms of an id
 #include "snowfleet/clock.hpp"      // Clock, system_clock, ScriptedClock
 #include "snowfleet/options.hpp"    // Mode, GeneratorOptions, GeneratorArgs, Stats, Status
 #include "snowfleet/generator.hpp"  // Generator

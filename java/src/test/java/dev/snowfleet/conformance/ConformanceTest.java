@@ -69,7 +69,7 @@ class ConformanceTest {
             assertTrue(doc.path("cases").size() > 0, f + " has no cases");
             kinds.add(doc.path("kind").asText());
         }
-        assertEquals(Set.of("arguments", "layout", "codec", "scenario", "time"), kinds, "vector kinds in " + vectorsDir());
+        assertEquals(Set.of("arguments", "layout", "codec", "scenario", "time", "text", "range"), kinds, "vector kinds in " + vectorsDir());
     }
 
     @TestFactory
@@ -99,6 +99,12 @@ class ConformanceTest {
                         break;
                     case "arguments":
                         run = () -> ArgumentVectors.run(c);
+                        break;
+                    case "text":
+                        run = () -> TextRangeVectors.runText(c);
+                        break;
+                    case "range":
+                        run = () -> TextRangeVectors.runRange(c);
                         break;
                     default:
                         run = () -> fail("unknown vector kind '" + kind + "' in " + f);
