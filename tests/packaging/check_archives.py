@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SDIST_ALLOWED = [
     "PKG-INFO", "pyproject.toml", "CMakeLists.txt", "VERSION", "LICENSE", "README.md",
     "CHANGELOG.md", ".gitignore", ".clang-format", ".editorconfig", "cmake/*", "core/include/*",
-    "core/src/*", "core/CMakeLists.txt", "bindings/python/*", "python/snowfleet/*",
+    "core/src/*", "core/cli/*", "core/CMakeLists.txt", "bindings/python/*", "python/snowfleet/*",
     "python/tests/*", "python/README.md", "conformance/*",
 ]
 SDIST_REQUIRED = [
