@@ -17,6 +17,7 @@
   "variables": {
     "snowfleet_test_hooks%": "<!(node -p \"process.env.SNOWFLEET_TEST_HOOKS === '1' ? 1 : 0\")",
     "snowfleet_core_sources": [
+      "core/src/cli.cc",
       "core/src/clock.cc",
       "core/src/codec.cc",
       "core/src/etcd_base64.cc",
@@ -42,15 +43,17 @@
       "core/src/range.cc",
       "core/src/scripted_clock.cc",
       "core/src/text_id.cc",
-      "core/src/time_text.cc"
-    ]
+      "core/src/time_text.cc",
+      "core/src/version.cc"
+    ],
+    "snowfleet_version": "<!(node -p \"require('fs').readFileSync('VERSION', 'utf8').trim()\")"
   },
   "target_defaults": {
     "include_dirs": [
       "<!(node -p \"require('node-addon-api').include_dir\")",
       "core/include"
     ],
-    "defines": ["NAPI_VERSION=8"],
+    "defines": ["NAPI_VERSION=8", "SNOWFLEET_VERSION=<(snowfleet_version)"],
     "cflags!": ["-fno-exceptions", "-fno-rtti"],
     "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
     "xcode_settings": {

@@ -11,6 +11,17 @@ const path = require('node:path');
 
 const binding = require('node-gyp-build')(path.join(__dirname, '..'));
 
+// package.json and the addon both carry the repository's VERSION file: an addon from another
+// release (a stale build/ or prebuild) is refused here, before anything uses it.
+const { version } = require('../package.json');
+if (binding.version !== version) {
+  throw new Error(
+    `snowfleet ${version}'s JavaScript layer loaded the native addon ${binding.version}: the two ` +
+      `come from different releases. Reinstall one release: npm rebuild snowfleet, or ` +
+      `npm install snowfleet@${version}`,
+  );
+}
+
 // ---- errors ---------------------------------------------------------------------------
 
 const BRAND = Symbol.for('snowfleet.error');

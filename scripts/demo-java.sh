@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$(repo_root)"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-jar="java/target/snowfleet-0.1.0.jar"
+jar="java/target/snowfleet-$(head -1 VERSION).jar"
 if [[ ! -f "$jar" ]]; then
   bash scripts/test-java.sh --install-only >/dev/null
   log=$(mktemp)

@@ -23,7 +23,7 @@ section "java: mvn package (native library, compile, JUnit incl. conformance, ja
 # -B/-ntp keep the log short; Surefire's "Tests run: N, Failures: ..." lines stay visible.
 mvn -B -ntp -f java/pom.xml package
 
-jar="java/target/snowfleet-0.1.0.jar"
+jar="java/target/snowfleet-$(head -1 VERSION).jar"
 lib="native/$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)/libsnowfleet_jni.so"
 if ! "$JAVA_HOME/bin/jar" tf "$jar" | grep -qx "$lib"; then
   echo "test-java: $jar does not carry $lib" >&2

@@ -48,6 +48,12 @@ fi
 section "node: npm test"
 npm test
 
+section "node: the CLI tests against node/cli.js (the package's bin: the core's CLI)"
+SNOWFLEET_CLI="node node/cli.js" bash tests/cli_test.sh
+
+section "node: the npm tarball carries only what it builds from"
+python3 tests/packaging/check_archives.py npm | tail -n 1
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 check_app() {  # check_app DIR EXPECTED_PATH_PART: mint/decode from CJS and ESM in DIR
@@ -70,6 +76,8 @@ section "node: npm pack -> install in a fresh project (source build from the tar
 tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
 mkdir "$work/src-app" && (cd "$work/src-app" && npm init -y >/dev/null && npm install "$work/$tarball" >/dev/null)
 check_app "$work/src-app" "build/Release"
+[ "$(cd "$work/src-app" && npx --no-install snowfleet --version)" = "snowfleet $(head -1 VERSION)" ] ||
+  { echo "npx snowfleet --version failed in the installed app" >&2; exit 1; }
 
 section "node: npm run prebuild + npm pack -> install with no compiler needed"
 npm run prebuild >/dev/null 2>&1

@@ -59,6 +59,12 @@ log "pytest python/tests"
 (cd "$ROOT/python/tests" && SNOWFLEET_NO_SKIP=1 "$PY" -m pytest -q -p no:cacheprovider \
   --rootdir "$ROOT" -c "$ROOT/pyproject.toml" "$ROOT/python/tests")
 
+log "the CLI tests against python -m snowfleet and the snowfleet console script"
+SNOWFLEET_CLI="$PY -m snowfleet" bash "$ROOT/tests/cli_test.sh"
+SNOWFLEET_CLI="$VENV/bin/snowfleet" bash "$ROOT/tests/cli_test.sh"
+log "the sdist carries only what it builds from"
+"$PY" "$ROOT/tests/packaging/check_archives.py" sdist | tail -n 1
+
 # The suite above runs 3,000 differential scenarios; CI runs 100,000: 10 seeded shards (the
 # same scenarios every run), two pytest processes at a time, about 2 minutes on 2 idle
 # cores. It prints scenarios, ids compared and time. The timeout only bounds a hang.

@@ -1,63 +1,70 @@
 #!/usr/bin/env bash
-# CLI behaviour: output formats and exit codes (0 ok, 1 refused, 2 bad input).
+# CLI behaviour: output formats and exit codes (0 ok, 1 refused, 2 bad input). Every package
+# runs the core's CLI, and this suite runs against each:
+#   SNOWFLEET_CLI=out/release/core/snowfleet bash tests/cli_test.sh     # the C++ executable
+#   SNOWFLEET_CLI="python3 -m snowfleet" bash tests/cli_test.sh         # the Python package
+#   SNOWFLEET_CLI="node node/cli.js" bash tests/cli_test.sh             # the npm package's bin
 set -euo pipefail
-cli=${SNOWFLEET_CLI:?set SNOWFLEET_CLI to the snowfleet binary}
-fail() { echo "FAIL: $*" >&2; exit 1; }
+read -r -a cli <<<"${SNOWFLEET_CLI:?set SNOWFLEET_CLI to the snowfleet command (words split on spaces)}"
+echo "cli tests: ${cli[*]}"
+err_file=$(mktemp)
+trap 'rm -f "$err_file"' EXIT
+fail() { echo "FAIL (${cli[*]}): $*" >&2; exit 1; }
 expect_exit() {  # expect_exit CODE ARGS...
   local want=$1; shift
-  set +e; "$cli" "$@" >/dev/null 2>/tmp/snowfleet_cli_err; local got=$?; set -e
+  set +e; "${cli[@]}" "$@" >/dev/null 2>"$err_file"; local got=$?; set -e
   [ "$got" = "$want" ] || fail "snowfleet $* exited $got, want $want"
-  [ "$want" = 0 ] || [ -s /tmp/snowfleet_cli_err ] || fail "snowfleet $* printed no error"
+  [ "$want" = 0 ] || [ -s "$err_file" ] || fail "snowfleet $* printed no error"
 }
 
-out=$("$cli" decode 141264821508263936 141264821510144037)
+out=$("${cli[@]}" decode 141264821508263936 141264821510144037)
 grep -q "141264821508263936  2025-01-24T19:35:58.021Z  node=37  sequence=0" <<<"$out" || fail "decode: $out"
 grep -q "node=496  sequence=37" <<<"$out" || fail "decode 496: $out"
 
-out=$("$cli" decode --layout twitter --json 1724551110457221119)
+out=$("${cli[@]}" decode --layout twitter --json 1724551110457221119)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["id"]=="1724551110457221119" and d["datacenter_id"]==7 and d["machine_id"]==13 and d["sequence"]==4095 and d["timestamp_ms"]==1700000000000 and d["time"]=="2023-11-14T22:13:20.000Z", d' "$out"
 
 # Every layout gives the same fields, as decode() does in every language: an unsplit layout's
 # datacenter_id is 0 and its machine_id is the node id.
-out=$("$cli" decode --json 141264821508263936)
+out=$("${cli[@]}" decode --json 141264821508263936)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert list(d)==["id","timestamp_ms","time","node_id","datacenter_id","machine_id","sequence","layout"] and d["node_id"]==37 and d["datacenter_id"]==0 and d["machine_id"]==37, d' "$out" || fail "decode --json unsplit: $out"
-out=$("$cli" decode --layout twitter --json 1724551110457221119)
+out=$("${cli[@]}" decode --layout twitter --json 1724551110457221119)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert list(d)==["id","timestamp_ms","time","node_id","datacenter_id","machine_id","sequence","layout"], d' "$out" || fail "decode --json split: $out"
 
-[ "$("$cli" compose --timestamp-ms 1700000000000 --datacenter 7 --machine 13 --sequence 4095 --layout twitter)" = 1724551110457221119 ] || fail compose-split
-[ "$("$cli" compose --time 2025-01-24T19:35:58.021Z --node 37)" = 141264821508263936 ] || fail compose-time
-[ "$("$cli" compose --timestamp-ms 1737747358021 --node 496 --sequence 37)" = 141264821510144037 ] || fail compose
+[ "$("${cli[@]}" compose --timestamp-ms 1700000000000 --datacenter 7 --machine 13 --sequence 4095 --layout twitter)" = 1724551110457221119 ] || fail compose-split
+[ "$("${cli[@]}" compose --time 2025-01-24T19:35:58.021Z --node 37)" = 141264821508263936 ] || fail compose-time
+[ "$("${cli[@]}" compose --timestamp-ms 1737747358021 --node 496 --sequence 37)" = 141264821510144037 ] || fail compose
 
-ids=$("$cli" next --node 37 -n 5000)
+ids=$("${cli[@]}" next --node 37 -n 5000)
 [ "$(wc -l <<<"$ids")" = 5000 ] || fail "next -n 5000"
 sort -n -c <<<"$ids" || fail "next ids not ascending"
 [ "$(sort -u <<<"$ids" | wc -l)" = 5000 ] || fail "next ids not unique"
 first=$(head -1 <<<"$ids")
-"$cli" decode "$first" | grep -q "node=37" || fail "next ids carry node 37"
-"$cli" next --node 3 -n 3 --mode monotonic --layout 41.5.5.12@1288834974657 >/dev/null
+"${cli[@]}" decode "$first" | grep -q "node=37" || fail "next ids carry node 37"
+"${cli[@]}" next --node 3 -n 3 --mode monotonic --layout 41.5.5.12@1288834974657 >/dev/null
 
 # The node as datacenter + machine, under the core's rules (the same as every language's).
-id=$("$cli" next --datacenter 3 --machine 5 --layout twitter)
-"$cli" decode --layout twitter --json "$id" | grep -q '"node_id":101,"datacenter_id":3,"machine_id":5' || fail "next --datacenter/--machine"
+id=$("${cli[@]}" next --datacenter 3 --machine 5 --layout twitter)
+"${cli[@]}" decode --layout twitter --json "$id" | grep -q '"node_id":101,"datacenter_id":3,"machine_id":5' || fail "next --datacenter/--machine"
 expect_exit 2 next --datacenter 3 --layout twitter
-grep -q "datacenter_id=3 needs machine_id" /tmp/snowfleet_cli_err || fail "half a node: $(cat /tmp/snowfleet_cli_err)"
+grep -q "datacenter_id=3 needs machine_id" "$err_file" || fail "half a node: $(cat "$err_file")"
 expect_exit 2 next --node 1 --datacenter 0 --machine 1 --layout twitter
-grep -q "give one of node_id, datacenter_id + machine_id, or node_source; got node_id=1" /tmp/snowfleet_cli_err || fail "two forms: $(cat /tmp/snowfleet_cli_err)"
+grep -q "give one of node_id, datacenter_id + machine_id, or node_source; got node_id=1" "$err_file" || fail "two forms: $(cat "$err_file")"
 expect_exit 2 next
-grep -q "needs node_id, datacenter_id + machine_id, or node_source; got none" /tmp/snowfleet_cli_err || fail "no node: $(cat /tmp/snowfleet_cli_err)"
+grep -q "needs node_id, datacenter_id + machine_id, or node_source; got none" "$err_file" || fail "no node: $(cat "$err_file")"
 expect_exit 2 next --node-source ''
-grep -q "node_source must not be empty" /tmp/snowfleet_cli_err || fail "empty source: $(cat /tmp/snowfleet_cli_err)"
+grep -q "node_source must not be empty" "$err_file" || fail "empty source: $(cat "$err_file")"
 expect_exit 2 compose --timestamp-ms 1737747358021 --datacenter 1 --machine 1 --node 1 --layout twitter
 expect_exit 2 next --node 1 --max-wait-ms 5x
 expect_exit 2 next --node $'1\n'
-grep -q "got '1\\\\x0a'" /tmp/snowfleet_cli_err || fail "control bytes quoted: $(cat /tmp/snowfleet_cli_err)"
+grep -q "got '1\\\\x0a'" "$err_file" || fail "control bytes quoted: $(cat "$err_file")"
 
-"$cli" layout | grep -q "69.68 years" || fail "layout years"
-"$cli" layout | grep -q "2093-09-06" || fail "layout exhaustion date"
+"${cli[@]}" layout | grep -q "69.68 years" || fail "layout years"
+"${cli[@]}" layout | grep -q "2093-09-06" || fail "layout exhaustion date"
 # 2^62 ids per ms: the per-second figures pass 2^63 and must be exact, not 0 or wrapped.
-"$cli" layout 1.0.62@0 | grep -q "= 4611686018427387904000 per second per node, 4611686018427387904000 per second in all" || fail "layout 1.0.62 figures"
-"$cli" layout 1.0.62@0 --json | grep -q '"ids_per_second":4611686018427387904000' || fail "layout 1.0.62 json"
-"$cli" layout --json twitter | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]==1024 and d["ids_per_ms_per_node"]==4096 and d["preset"]=="twitter", d'
+"${cli[@]}" layout 1.0.62@0 | grep -q "= 4611686018427387904000 per second per node, 4611686018427387904000 per second in all" || fail "layout 1.0.62 figures"
+"${cli[@]}" layout 1.0.62@0 --json | grep -q '"ids_per_second":4611686018427387904000' || fail "layout 1.0.62 json"
+"${cli[@]}" layout --json twitter | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["nodes"]==1024 and d["ids_per_ms_per_node"]==4096 and d["preset"]=="twitter", d'
 
 expect_exit 2                                   # no command
 expect_exit 2 frobnicate
@@ -76,7 +83,7 @@ expect_exit 2 layout 41.10.13@0
 # accepted and refused form); a refused text exits 2 and the message names the rule.
 expect_time_refused() {  # expect_time_refused TEXT RULE
   expect_exit 2 compose --time "$1" --node 1
-  grep -qF -- "$2" /tmp/snowfleet_cli_err || fail "--time '$1': stderr lacks '$2': $(cat /tmp/snowfleet_cli_err)"
+  grep -qF -- "$2" "$err_file" || fail "--time '$1': stderr lacks '$2': $(cat "$err_file")"
 }
 expect_time_refused "2024-06-01T-1:00:00Z" "the hour must be 2 ASCII digits"
 expect_time_refused "2024-06-01T00:00:00.-12Z" "fraction"
@@ -92,8 +99,8 @@ expect_time_refused "2024-06-01T00:00:00.0001Z" "whole milliseconds"
 expect_time_refused "2024-06-01T00:00:00" "an offset is required"
 expect_time_refused "2024-06-01T00:00:00+24:00" "offset hour 24 is outside 00-23"
 # Offsets and short fractions are RFC 3339 too: the same instant as the UTC form.
-[ "$("$cli" compose --time 2025-01-24T20:35:58.021+01:00 --node 37)" = 141264821508263936 ] || fail compose-time-offset
-[ "$("$cli" compose --time 2025-01-24t19:35:58.0210z --node 37)" = 141264821508263936 ] || fail compose-time-lowercase
+[ "$("${cli[@]}" compose --time 2025-01-24T20:35:58.021+01:00 --node 37)" = 141264821508263936 ] || fail compose-time-offset
+[ "$("${cli[@]}" compose --time 2025-01-24t19:35:58.0210z --node 37)" = 141264821508263936 ] || fail compose-time-lowercase
 expect_exit 1 next --node-source env:SNOWFLEET_UNSET_VARIABLE_FOR_TEST   # no id: runtime failure
 expect_exit 2 next --node-source bogus:1
 expect_exit 0 layout 42.8.13@1704067200000
@@ -102,7 +109,7 @@ expect_exit 0 layout 42.8.13@1704067200000
 expect_refused() {  # expect_refused TEXT ARGS...: exit 2, stderr contains TEXT
   local want=$1; shift
   expect_exit 2 "$@"
-  grep -qF -- "$want" /tmp/snowfleet_cli_err || fail "snowfleet $*: $(cat /tmp/snowfleet_cli_err)"
+  grep -qF -- "$want" "$err_file" || fail "snowfleet $*: $(cat "$err_file")"
 }
 expect_refused "--node is given twice" next --node 1 --node 2
 expect_refused "--node is given twice" compose --timestamp-ms 1737747358021 --node 1 --node=2
@@ -111,26 +118,33 @@ expect_refused "--layout is given twice" decode 0 --layout twitter --layout defa
 expect_exit 0 --help
 
 # Text forms: next --format, decode reads base32 / base62 (by length, or --format).
-b32=$("$cli" next --node 37 --format base32)
+b32=$("${cli[@]}" next --node 37 --format base32)
 [ ${#b32} = 13 ] || fail "next --format base32: $b32"
-"$cli" decode "$b32" | grep -q "node=37" || fail "decode base32 $b32"
-b62=$("$cli" next --node 37 --format base62)
+"${cli[@]}" decode "$b32" | grep -q "node=37" || fail "decode base32 $b32"
+b62=$("${cli[@]}" next --node 37 --format base62)
 [ ${#b62} = 11 ] || fail "next --format base62: $b62"
-"$cli" decode "$b62" | grep -q "node=37" || fail "decode base62 $b62"
-"$cli" decode 03xezkd8m4m00 | grep -q "2025-01-24T19:35:58.021Z  node=37  sequence=0" || fail "decode lower-case base32"
-"$cli" decode --format base32 0000000000001 | grep -q "sequence=1" || fail "decode --format base32 digits"
-"$cli" decode 12345678901 | grep -q "^12345678901 " || fail "11 digits stay decimal"
+"${cli[@]}" decode "$b62" | grep -q "node=37" || fail "decode base62 $b62"
+"${cli[@]}" decode 03xezkd8m4m00 | grep -q "2025-01-24T19:35:58.021Z  node=37  sequence=0" || fail "decode lower-case base32"
+"${cli[@]}" decode --format base32 0000000000001 | grep -q "sequence=1" || fail "decode --format base32 digits"
+"${cli[@]}" decode 12345678901 | grep -q "^12345678901 " || fail "11 digits stay decimal"
 expect_exit 2 decode 03XEZKD8M4M0U
 expect_exit 2 decode AzL8n0Y58m8
 expect_exit 2 next --node 1 --format hex
 
 # range: the first and last id stamped in [--from, --to).
-out=$("$cli" range --from 2025-01-24T19:35:58.021Z --to 2025-01-24T19:35:58.022Z)
+out=$("${cli[@]}" range --from 2025-01-24T19:35:58.021Z --to 2025-01-24T19:35:58.022Z)
 [ "$out" = "$(printf 'first 141264821508112384\nlast  141264821512306687')" ] || fail "range: $out"
-out=$("$cli" range --from 2026-12-01T00:00:00Z --to 2026-12-02T00:00:00Z --slack-ms 1000 --json)
+out=$("${cli[@]}" range --from 2026-12-01T00:00:00Z --to 2026-12-02T00:00:00Z --slack-ms 1000 --json)
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["from"]=="2026-12-01T00:00:00.000Z" and d["slack_ms"]==1000 and int(d["first"])==(1796083200000-1704067200000)<<22 and int(d["last"])==((1796169600999-1704067200000)<<22)+(1<<22)-1, d' "$out" || fail "range --json: $out"
 expect_exit 2 range --from 2026-12-02T00:00:00Z --to 2026-12-01T00:00:00Z
 expect_exit 2 range --from 2023-12-31T23:59:59Z --to 2026-12-01T00:00:00Z
 expect_exit 2 range --from 2026-12-01T00:00:00 --to 2026-12-02T00:00:00Z
 expect_exit 2 range --from 2026-12-01T00:00:00Z
-echo "cli tests passed"
+# --help after any command prints the usage and succeeds, even after other options.
+for sub in next decode compose range layout; do
+  expect_exit 0 "$sub" --help
+  "${cli[@]}" "$sub" --help | grep -q "^usage:" || fail "$sub --help prints no usage"
+done
+expect_exit 0 next --node 1 -h
+[ "$("${cli[@]}" --version)" = "snowfleet $(head -1 "$(dirname "$0")/../VERSION")" ] || fail "--version"
+echo "cli tests passed: ${cli[*]}"

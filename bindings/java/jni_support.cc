@@ -111,6 +111,8 @@ jstring to_jstring(JNIEnv* env, const std::string& s) noexcept {
 
 // ---- errors ----------------------------------------------------------------------------
 
+std::string core_version() { return snowfleet::version(); }
+
 int error_kind_count() { return static_cast<int>(snowfleet::error_kinds().size()); }
 std::string error_kind_code(int index) { return kind_at(index).code; }
 std::string error_kind_name(int index) { return kind_at(index).name; }

@@ -23,6 +23,9 @@ namespace snowfleet_java {
 
 // ---- errors and strings ----------------------------------------------------------------
 
+/// snowfleet::version(): NativeLoader compares it with the jar's Implementation-Version.
+std::string core_version();
+
 /// Number of entries in snowfleet::error_kinds().
 int error_kind_count();
 /// Columns of snowfleet::error_kinds()[index]: stable code, class name, category.

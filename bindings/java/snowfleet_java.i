@@ -25,10 +25,13 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
 // No finalize() on any proxy: dev.snowfleet frees native objects through a Cleaner.
 %typemap(javafinalize) SWIGTYPE ""
 
-// Load the native library before the first native method is linked.
+// Load the native library before the first native method is linked, and refuse one from
+// another release than the jar's.
 %pragma(java) jniclasscode=%{
   static {
     dev.snowfleet.internal.NativeLoader.load();
+    dev.snowfleet.internal.NativeLoader.checkVersion(
+        new String(coreVersion(), java.nio.charset.StandardCharsets.UTF_8));
   }
 %}
 

@@ -1,6 +1,8 @@
 // Module entry (run once per Node environment: main thread, each Worker) and error mapping.
 // The environment's instance data is the error factories node/index.js registers, so two
 // workers never share a JS handle.
+#include <sstream>
+
 #include "common.hpp"
 
 namespace snowfleet_node {
@@ -20,6 +22,18 @@ Napi::Value SetErrorFactories(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+/// runCli(...args) -> {code, out, err}: the core's CLI; node/cli.js prints the texts.
+Napi::Value RunCli(const Napi::CallbackInfo& info) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < info.Length(); ++i) args.push_back(ToString(info[i], "argument"));
+  std::ostringstream out, err;
+  const int code = snowfleet::run_cli(args, out, err);
+  const Napi::Env env = info.Env();
+  return Obj(env, {{"code", Napi::Number::New(env, code)},
+                   {"out", Napi::String::New(env, out.str())},
+                   {"err", Napi::String::New(env, err.str())}});
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new Factories());
   // The core's closed list of error kinds, in ErrorKind order: node/index.js builds its
@@ -32,7 +46,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                                         {"summary", Napi::String::New(env, k.summary)}}));
   }
   exports.Set("errorKinds", kinds);
-  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>}});
+  // node/index.js compares it with package.json's version on load.
+  exports.Set("version", Napi::String::New(env, snowfleet::version()));
+  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>}, {"runCli", Fn<RunCli>}});
   InitGenerator(exports);
   InitScriptedClock(exports);
   InitCodec(exports);

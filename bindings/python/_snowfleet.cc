@@ -15,6 +15,7 @@
 
 #include <array>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -198,9 +199,20 @@ PYBIND11_MODULE(_snowfleet, m) {
   });
   snowfleet_python::install_exit_gate();
 
+  // snowfleet/__init__.py compares it with the Python layer's version on import.
+  m.attr("__version__") = sf::version();
   m.attr("MAX_BATCH") = py::int_(sf::Generator::kMaxBatch);
   m.attr("MAX_EPOCH_MS") = py::int_(sf::Layout::kMaxEpochMs);
 
+  m.def(
+      "run_cli",
+      [](const std::vector<std::string>& args) {
+        std::ostringstream out, err;
+        const int code = sf::run_cli(args, out, err);
+        return py::make_tuple(code, out.str(), err.str());
+      },
+      py::arg("args"),
+      "The core's snowfleet CLI: (exit status, stdout text, stderr text) for args.");
   m.def(
       "error_kinds",
       [] {

@@ -15,6 +15,20 @@ RuntimeError (clock, state and availability failures).
 
 from __future__ import annotations
 
+# The build writes _version.py from the repository's VERSION file (pyproject.toml), and the
+# native module carries the same file's contents: a layer and a module from two releases (a
+# half-finished upgrade, a stale extension) are refused here, before either is used.
+from ._version import __version__
+from . import _snowfleet
+
+if _snowfleet.__version__ != __version__:
+    raise ImportError(
+        f"snowfleet {__version__}'s Python layer found the native module "
+        f"snowfleet._snowfleet {_snowfleet.__version__} ({_snowfleet.__file__}): the two "
+        f"come from different releases. Reinstall one release: "
+        f"pip install --force-reinstall --no-cache-dir snowfleet=={__version__}"
+    )
+
 # One class per core error kind (generated from the core's list in _errors.py; the tests fail
 # if a kind is missing here or in the stubs).
 from ._errors import (
@@ -34,8 +48,6 @@ from ._codec import Decoded, compose, decode, parse_id, parse_time
 from ._ranges import IdRange, id_range, max_id, min_id
 from ._text import format_base32, format_base62, parse_base32, parse_base62
 from ._generator import MAX_BATCH, Generator, Stats, Status
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ERROR_CLASSES",

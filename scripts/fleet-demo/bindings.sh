@@ -18,7 +18,7 @@ if ! [[ -x "$FLEET_PY" ]] || ! (cd / && "$FLEET_PY" -c 'import snowfleet' >/dev/
   bash scripts/test-python.sh --install-only >/dev/null
 fi
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
-FLEET_JAR="$PWD/java/target/snowfleet-0.1.0.jar"
+FLEET_JAR="$PWD/java/target/snowfleet-$(head -1 "$PWD/VERSION").jar"
 if [[ ! -f "$FLEET_JAR" ]]; then
   echo "java: mvn package"
   bash scripts/test-java.sh --install-only >/dev/null

@@ -35,3 +35,5 @@
 #include "snowfleet/clock.hpp"      // Clock, system_clock, ScriptedClock
 #include "snowfleet/options.hpp"    // Mode, GeneratorOptions, GeneratorArgs, Stats, Status
 #include "snowfleet/generator.hpp"  // Generator
+#include "snowfleet/version.hpp"    // version()
+#include "snowfleet/cli.hpp"        // run_cli (the snowfleet command line)

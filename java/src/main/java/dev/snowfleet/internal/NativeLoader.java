@@ -81,6 +81,38 @@ public final class NativeLoader {
     }
 
     /**
+     * Refuses a native library from another release than this jar's: both carry the
+     * repository's VERSION file (the jar as its manifest's Implementation-Version). Classes
+     * run from a directory (no manifest) are not checked.
+     *
+     * @param nativeVersion the loaded library's snowfleet::version()
+     * @throws UnsatisfiedLinkError naming both versions and how to pair them
+     */
+    public static void checkVersion(String nativeVersion) {
+        String message = versionMismatch(
+                NativeLoader.class.getPackage().getImplementationVersion(), nativeVersion, source());
+        if (message != null) {
+            throw new UnsatisfiedLinkError(message);
+        }
+    }
+
+    /** The mismatch message for a jar and a library version, or null when they agree. */
+    static String versionMismatch(String jarVersion, String nativeVersion, String source) {
+        if (jarVersion == null || jarVersion.equals(nativeVersion)) {
+            return null;
+        }
+        String fix = source != null && source.startsWith("jar:")
+                ? "The jar was packed with another build's library: rebuild it (mvn package)"
+                        + " or use a released dev.snowfleet:snowfleet:" + jarVersion
+                : "Use the library the jar carries (drop -D" + PROPERTY + ", or point it at a "
+                        + jarVersion + " build), or depend on dev.snowfleet:snowfleet:"
+                        + nativeVersion;
+        return "snowfleet: the snowfleet " + jarVersion + " jar loaded the native library "
+                + nativeVersion + " (" + source + "): the two come from different releases. "
+                + fix;
+    }
+
+    /**
      * Where the loaded library came from: "property:&lt;path&gt;", "jar:&lt;resource&gt;" or
      * "java.library.path"; null before {@link #load}.
      */

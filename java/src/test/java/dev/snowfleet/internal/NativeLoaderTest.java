@@ -128,4 +128,22 @@ class NativeLoaderTest {
         assertTrue(r.out.contains(NativeLoader.platform()), r.out);
         assertTrue(r.out.contains("-D" + NativeLoader.PROPERTY), r.out);
     }
+
+    @Test
+    void aLibraryFromAnotherReleaseIsRefusedNamingBothVersions() {
+        assertEquals(null, NativeLoader.versionMismatch("0.1.0", "0.1.0", "jar:/x"));
+        assertEquals(null, NativeLoader.versionMismatch(null, "0.1.0", "jar:/x"));  // no manifest
+        String m = NativeLoader.versionMismatch("0.2.0", "0.1.0", "property:/opt/lib.so");
+        assertTrue(m.contains("snowfleet 0.2.0 jar") && m.contains("native library 0.1.0"), m);
+        assertTrue(m.contains("property:/opt/lib.so") && m.contains("-Dsnowfleet.library.path"), m);
+        m = NativeLoader.versionMismatch("0.2.0", "0.1.0", "jar:/native/linux-x86_64/x.so");
+        assertTrue(m.contains("rebuild it (mvn package)"), m);
+    }
+
+    @Test
+    void theLoadedLibraryIsThisRelease() throws IOException {
+        String version = Files.readString(Path.of(System.getProperty("snowfleet.conformance.dir"))
+                .resolve("../../VERSION")).trim();
+        assertEquals(version, dev.snowfleet.internal.jni.SnowfleetNative.coreVersion());
+    }
 }

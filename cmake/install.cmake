@@ -1,0 +1,43 @@
+# `cmake --install`: the core as a package other projects consume, through
+# find_package(snowfleet) (snowfleetConfig.cmake, targets snowfleet::core and
+# snowfleet::registry) or pkg-config (snowfleet.pc). tests/install/install_test.sh installs a
+# build into a temporary prefix and builds a consumer both ways.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(SNOWFLEET_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/snowfleet")
+
+set_target_properties(snowfleet_core PROPERTIES EXPORT_NAME core)
+set_target_properties(snowfleet_registry PROPERTIES EXPORT_NAME registry)
+install(TARGETS snowfleet_core snowfleet_registry EXPORT snowfleetTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY core/include/snowfleet DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT snowfleetTargets NAMESPACE snowfleet:: DESTINATION ${SNOWFLEET_CMAKE_DIR})
+
+if(TARGET snowfleet)
+  # The CLI finds libsnowfleet_registry.so.1 in the prefix's library directory.
+  file(RELATIVE_PATH _sf_bin_to_lib "/${CMAKE_INSTALL_BINDIR}" "/${CMAKE_INSTALL_LIBDIR}")
+  set_target_properties(snowfleet PROPERTIES INSTALL_RPATH "$ORIGIN/${_sf_bin_to_lib}")
+  install(TARGETS snowfleet RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+# The static core links libcurl when the etcd node source is built in: consumers need it too.
+configure_package_config_file(cmake/snowfleetConfig.cmake.in
+  "${PROJECT_BINARY_DIR}/snowfleetConfig.cmake" INSTALL_DESTINATION ${SNOWFLEET_CMAKE_DIR})
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/snowfleetConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/snowfleetConfig.cmake"
+              "${PROJECT_BINARY_DIR}/snowfleetConfigVersion.cmake"
+        DESTINATION ${SNOWFLEET_CMAKE_DIR})
+
+if(SNOWFLEET_HAVE_ETCD)
+  set(SNOWFLEET_PC_ETCD_LIBS " -lcurl")
+else()
+  set(SNOWFLEET_PC_ETCD_LIBS "")
+endif()
+file(RELATIVE_PATH SNOWFLEET_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" SNOWFLEET_PC_TO_PREFIX "${SNOWFLEET_PC_TO_PREFIX}")
+configure_file(cmake/snowfleet.pc.in "${PROJECT_BINARY_DIR}/snowfleet.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/snowfleet.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

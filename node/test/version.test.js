@@ -1,0 +1,39 @@
+'use strict';
+// The package's version: one value (the repository's VERSION file) for package.json and the
+// native addon, and a clear error when an install pairs a JS layer and an addon from two
+// releases (a stale build/ or prebuild).
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.join(__dirname, '..', '..');
+const pkg = require('../../package.json');
+
+test('package.json, VERSION and the addon carry one version', () => {
+  const addon = require('node-gyp-build')(ROOT);
+  assert.equal(pkg.version, fs.readFileSync(path.join(ROOT, 'VERSION'), 'utf8').trim());
+  assert.equal(addon.version, pkg.version);
+});
+
+test('an addon from another release is refused on load, naming both versions', () => {
+  // A package whose package.json says 9.9.9 next to this build's addon.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snowfleet-version-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node'));
+    fs.copyFileSync(path.join(ROOT, 'node', 'index.js'), path.join(dir, 'node', 'index.js'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version: '9.9.9' }));
+    for (const d of ['build', 'prebuilds', 'node_modules']) {
+      if (fs.existsSync(path.join(ROOT, d))) fs.symlinkSync(path.join(ROOT, d), path.join(dir, d));
+    }
+    const r = spawnSync(process.execPath, ['-e', "require('./node/index.js')"], { cwd: dir, encoding: 'utf8' });
+    assert.notEqual(r.status, 0, 'loaded: the version mismatch went unnoticed');
+    assert.match(r.stderr, /Error: snowfleet 9\.9\.9's JavaScript layer/);
+    assert.ok(r.stderr.includes(`native addon ${pkg.version}`), r.stderr);
+    assert.ok(r.stderr.includes('npm rebuild snowfleet'), r.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,38 @@
+"""The package's version: one value (the repository's VERSION file) for the Python layer and
+its native module, and a clear ImportError when an install pairs them from two releases."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import snowfleet
+from snowfleet import _snowfleet
+
+
+def test_python_layer_and_native_module_agree() -> None:
+    assert snowfleet.__version__ == _snowfleet.__version__
+    parts = snowfleet.__version__.split(".")
+    assert len(parts) == 3 and all(p.isdigit() for p in parts), snowfleet.__version__
+
+
+def test_a_native_module_from_another_release_is_refused_on_import(tmp_path: Path) -> None:
+    # A copy of the installed package whose Python layer says 9.9.9: the state a half-upgraded
+    # install or a stale extension left in a source tree is in.
+    package = tmp_path / "snowfleet"
+    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    (package / "_version.py").write_text('__version__ = "9.9.9"\n')
+    run = subprocess.run(
+        [sys.executable, "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode != 0, "import succeeded: the version mismatch went unnoticed"
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    assert "9.9.9" in last and _snowfleet.__version__ in last, last
+    assert "pip install --force-reinstall" in last, last
