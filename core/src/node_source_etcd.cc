@@ -51,7 +51,7 @@ namespace detail {
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
                                       const std::shared_ptr<Clock>&, const SlotFilter&) {
   throw Error(ErrorKind::kNodeIdUnavailable,
-              "node source " + quote(spec) +
+              "node source " + quote(redact_node_source(spec)) +
                   ": this snowfleet was built without etcd support (it needs libcurl and "
                   "nlohmann-json at build time)");
 }
