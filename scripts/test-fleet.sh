@@ -7,6 +7,8 @@
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
 #     including Python, Node and Java processes sharing one local registry (the packages
 #     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0);
+#   - the lease tests again over TLS with client certificates and with etcd users, and the
+#     refusals around them (tests/fleet/etcd_tls_auth_test.py: two more private etcds);
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
@@ -16,7 +18,7 @@ cd "$(repo_root)"
 
 section "fleet: dependencies"
 core_deps
-apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3
+apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 openssl
 
 # The cross-language test needs the three packages: build whichever is missing, before
 # our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
@@ -83,3 +85,7 @@ for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_t
     CLOSE_PROBE="$build/tests/close_probe" FLEET_WORKER="$build/tests/fleet_worker" \
     ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
 done
+
+section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth_test.py)"
+SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_tests" \
+  ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py
