@@ -3,6 +3,7 @@
 #include "etcd_http.hpp"
 
 #include <curl/curl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -78,6 +80,30 @@ std::string hint(CURLcode rc, const std::string& detail, const EtcdConfig& c) {
   return "";
 }
 
+// The tokens of this process, by endpoints and credentials: every handle of every lease
+// that authenticates the same way shares one, so a process authenticates once, not once per
+// handle (etcd checks each password with bcrypt, a few hundred ms of a member's CPU), and
+// one renewal serves them all. Never freed: keepalive threads may use it during exit.
+struct Tokens {
+  std::mutex mu;
+  std::map<std::string, std::string> by_key;
+};
+Tokens& tokens() {
+  // Held across fork() so that a child (which claims a lease of its own) never inherits
+  // the mutex locked by a thread that does not exist there.
+  static Tokens* t = [] {
+    pthread_atfork([] { tokens().mu.lock(); }, [] { tokens().mu.unlock(); },
+                   [] { tokens().mu.unlock(); });
+    return new Tokens;
+  }();
+  return *t;
+}
+std::string token_key(const EtcdConfig& c) {
+  std::string key;
+  for (const std::string& e : c.endpoints) key += e + ",";
+  return key + "\n" + c.user + "\n" + c.password + "\n" + c.password_file + "\n" + c.password_env;
+}
+
 // Every message of a call that handled the password passes through here, so that nothing
 // an endpoint echoes can carry it into a log.
 std::string scrub(std::string msg, const std::string& secret) {
@@ -137,8 +163,26 @@ std::string Http::password() const {
   return pw;
 }
 
+void Http::set_token(const std::string& token) {
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  if (!list || !curl_slist_append(list, ("Authorization: " + token).c_str())) {
+    curl_slist_free_all(list);
+    throw Error(ErrorKind::kInternal, "libcurl could not build a header list");
+  }
+  curl_slist_free_all(auth_headers_);
+  auth_headers_ = list;
+  token_ = token;
+}
+
 void Http::authenticate(int64_t until_ns) {
+  const std::string stale = token_, key = token_key(cfg_);
   token_.clear();
+  {
+    // Another handle may have renewed it already.
+    std::lock_guard<std::mutex> lock(tokens().mu);
+    const auto it = tokens().by_key.find(key);
+    if (it != tokens().by_key.end() && it->second != stale) return set_token(it->second);
+  }
   const std::string pw = password();
   const std::string who = "user " + quote(cfg_.user);
   json r;
@@ -159,13 +203,9 @@ void Http::authenticate(int64_t until_ns) {
   if (!token.is_string() || token.get<std::string>().empty())
     throw Refused("malformed etcd reply: /v3/auth/authenticate for " + who +
                   " answered without a token");
-  token_ = token.get<std::string>();
-  curl_slist_free_all(auth_headers_);
-  auth_headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
-  curl_slist* both = auth_headers_
-                         ? curl_slist_append(auth_headers_, ("Authorization: " + token_).c_str())
-                         : nullptr;
-  if (!both) throw Error(ErrorKind::kInternal, "libcurl could not build a header list");
+  set_token(token.get<std::string>());
+  std::lock_guard<std::mutex> lock(tokens().mu);
+  tokens().by_key[key] = token_;
 }
 
 // Authenticating and the request each get `timeout_ms`: etcd checks a password with bcrypt,

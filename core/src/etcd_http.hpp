@@ -44,14 +44,17 @@ class Http {
   /// JSON reply; throws Unreachable when no endpoint answers, Refused (etcd_reply.hpp) when one
   /// answers with an error or not JSON, or a certificate, key or password the spec names cannot be
   /// read. With a user, the first request authenticates (/v3/auth/authenticate) and every request
-  /// carries the token; a token etcd no longer knows (expired, revoked) is renewed once per call.
+  /// carries the token (one per process and credentials, shared by every handle); a token etcd
+  /// no longer knows (expired, revoked) is renewed once per call.
   nlohmann::json post(const std::string& path, const nlohmann::json& body, long timeout_ms);
 
  private:
   // One POST over the endpoints until `until_ns` (monotonic), with the current token.
   nlohmann::json send(const std::string& path, const std::string& data, int64_t until_ns);
-  // Trades the user's password for a token (token_), before `until_ns`.
+  // A token for the user (token_), other than the one held: the process's shared one when
+  // another handle has renewed it, else a new one for the password, before `until_ns`.
   void authenticate(int64_t until_ns);
+  void set_token(const std::string& token);
   std::string password() const;
   void check_files();
 
