@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "breaker"))
 from fake_etcd import FakeEtcd  # noqa: E402
 
 CLI = os.environ.get("SNOWFLEET_CLI", os.path.join(ROOT, "out/fleet/core/snowfleet"))
+WORKER = os.environ.get("FLEET_WORKER", os.path.join(ROOT, "out/fleet/tests/fleet_worker"))
 TESTS = os.environ.get("SNOWFLEET_TESTS", os.path.join(ROOT, "out/fleet/tests/snowfleet_tests"))
 ETCD = os.environ.get("ETCD_BIN", shutil.which("etcd") or "etcd")
 ETCDCTL = shutil.which("etcdctl") or "etcdctl"
@@ -320,6 +321,29 @@ class Refusals(unittest.TestCase):
         self.addCleanup(echo.close)
         self.refused(f"etcd://{echo.endpoint}/p?user=ids&password_file={Setup.dir}/pw",
                      "bad password ***", endpoint=echo.endpoint)
+
+
+class TokenUse(unittest.TestCase):
+    """Against a fake gateway that records headers: one authentication per process (the
+    claim's and the keepalive thread's handles share the token), and the token on every
+    other request, keepalives included."""
+
+    def test_one_token_per_process_on_every_request(self):
+        fake = FakeEtcd({"/v3/auth/authenticate": lambda body: {"header": {}, "token": "tok.1"}})
+        self.addCleanup(fake.close)
+        spec = f"etcd://{fake.endpoint}/p?ttl=2&node=3&user=ids&password_file={Setup.dir}/pw"
+        p = subprocess.run([WORKER, "--source", spec, "--seconds", "2"], capture_output=True,
+                           text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        paths = [path for path, _ in fake.requests]
+        print(f"\n  requests: {', '.join(f'{x} x{paths.count(x)}' for x in sorted(set(paths)))}",
+              flush=True)
+        self.assertEqual(paths.count("/v3/auth/authenticate"), 1)
+        self.assertGreaterEqual(paths.count("/v3/lease/keepalive"), 2)
+        for (path, _), headers in zip(fake.requests, fake.headers):
+            if path != "/v3/auth/authenticate":
+                self.assertEqual(headers.get("Authorization"), "tok.1", path)
+        self.assertNotIn(PASSWORD, p.stdout + p.stderr)
 
 
 class RawServer:
