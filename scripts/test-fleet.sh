@@ -88,4 +88,5 @@ done
 
 section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth_test.py)"
 SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_tests" \
+  FLEET_WORKER="$build/tests/fleet_worker" \
   ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py
