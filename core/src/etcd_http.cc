@@ -154,11 +154,12 @@ std::string Http::password() const {
     return v;
   }
   std::ifstream in(cfg_.password_file, std::ios::binary);
+  if (!in)
+    throw Refused("password_file " + quote(cfg_.password_file) +
+                  " cannot be read: " + std::strerror(errno));
   std::string pw;
-  if (!in || !std::getline(in, pw))
-    throw Refused("password_file " + quote(cfg_.password_file) + " cannot be read" +
-                  (in ? "" : std::string(": ") + std::strerror(errno)));
-  if (!pw.empty() && pw.back() == '\r') pw.pop_back();  // the first line, without its end
+  std::getline(in, pw);  // the first line, without its end
+  if (!pw.empty() && pw.back() == '\r') pw.pop_back();
   if (pw.empty()) throw Refused("password_file " + quote(cfg_.password_file) + " is empty");
   return pw;
 }

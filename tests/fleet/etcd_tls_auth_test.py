@@ -272,6 +272,10 @@ class Refusals(unittest.TestCase):
                      "password_file", "No such file")
         self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password_env=SNOWFLEET_NO_SUCH_VAR",
                      "SNOWFLEET_NO_SUCH_VAR", "is not set")
+        empty = os.path.join(Setup.dir, "empty-pw")
+        open(empty, "w").close()
+        self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password_file={empty}",
+                     "password_file", "is empty")
 
     def test_inline_password_is_redacted_from_refusals(self):
         # A spec error quotes the spec: the password is shown as ***.
@@ -300,6 +304,14 @@ class Refusals(unittest.TestCase):
         srv = RawServer(b"\x00\x01garbage that is not HTTP\r\n\r\n")
         self.addCleanup(srv.close)
         self.refused(f"etcd://{srv.endpoint}/p?ttl=2", endpoint=srv.endpoint)
+
+    def test_go_https_server_answering_plaintext(self):
+        # What Go's net/http writes when its TLS listener reads plain HTTP.
+        srv = RawServer(b"HTTP/1.0 400 Bad Request\r\n\r\n"
+                        b"Client sent an HTTP request to an HTTPS server.\n")
+        self.addCleanup(srv.close)
+        self.refused(f"etcd://{srv.endpoint}/p?ttl=2", "is a TLS endpoint", "add cacert=",
+                     endpoint=srv.endpoint)
 
     def test_endpoint_that_accepts_and_never_answers(self):
         srv = RawServer(None)
