@@ -307,6 +307,7 @@ class EtcdLease final : public NodeLease {
         set_problem("");
         wait = period;
       } catch (const std::exception& e) {
+        if (released_) return;  // cancelled by release(): no reason to skip its revoke
         // Keep trying, faster: the deadline decides when minting stops.
         set_problem(std::string("keepalive failed: ") + e.what());
         wait = std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250));
