@@ -66,13 +66,14 @@ std::string hint(CURLcode rc, const std::string& detail, const EtcdConfig& c) {
                ? " (a TLS endpoint? this spec speaks plaintext: add cacert=PATH, or tls=1 for "
                  "the system CAs)"
                : "";
-  if (detail.find("wrong version number") != std::string::npos ||
-      detail.find("packet length too long") != std::string::npos ||
-      (rc == CURLE_SSL_CONNECT_ERROR && detail.find("SSL_ERROR_SYSCALL") != std::string::npos))
+  // A handshake the server breaks off without a TLS alert (reset, closed, garbage): it does
+  // not speak TLS. With an alert it does, and refused us.
+  const bool alert = detail.find("alert") != std::string::npos;
+  if (rc == CURLE_SSL_CONNECT_ERROR && !alert)
     return " (a plaintext endpoint? drop tls, cacert, cert and key, or check the port)";
   if (rc == CURLE_PEER_FAILED_VERIFICATION)
     return " (the server's certificate does not verify against the CA: check cacert)";
-  if (rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR)
+  if (rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_SSL_CONNECT_ERROR)
     return c.cert.empty() ? " (does this etcd require a client certificate "
                             "(--client-cert-auth)? give cert and key)"
                           : " (the server may have refused our client certificate: check cert "
