@@ -10,6 +10,8 @@
 #   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
 #     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
 #     network namespaces), every worker's history checked by history_check.py;
+#   - the lease tests again over TLS with client certificates and with etcd users, and the
+#     refusals around them (tests/fleet/etcd_tls_auth_test.py: two more private etcds);
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it).
@@ -19,7 +21,7 @@ cd "$(repo_root)"
 
 section "fleet: dependencies"
 core_deps
-apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2
+apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2 openssl
 
 # The cross-language test needs the three packages: build whichever is missing, before
 # our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
@@ -91,3 +93,8 @@ for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_t
     CLOSE_PROBE="$build/tests/close_probe" FLEET_WORKER="$build/tests/fleet_worker" \
     ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
 done
+
+section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth_test.py)"
+SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_tests" \
+  FLEET_WORKER="$build/tests/fleet_worker" \
+  ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py

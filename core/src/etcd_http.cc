@@ -3,15 +3,23 @@
 #include "etcd_http.hpp"
 
 #include <curl/curl.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "etcd_reply.hpp"
 #include "internal.hpp"
+#include "quote.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -66,6 +74,70 @@ std::string error_text(const json& j, const std::string& raw) {
   return raw.substr(0, 200);
 }
 
+// etcd's answers when a token is not (or no longer) valid: a simple token expires after
+// --auth-token-ttl without use, and every token dies when the auth store changes.
+bool token_rejected(const std::string& msg) {
+  return msg.find("invalid auth token") != std::string::npos ||
+         msg.find("auth store is old") != std::string::npos ||
+         msg.find("user name is empty") != std::string::npos;
+}
+
+// What a transport failure most likely means, for the ones a configuration causes.
+std::string hint(CURLcode rc, const std::string& detail, const EtcdConfig& c) {
+  if (rc == CURLE_PARTIAL_FILE) return " (the reply was cut short)";
+  if (!c.tls)
+    return rc == CURLE_GOT_NOTHING || rc == CURLE_RECV_ERROR
+               ? " (a TLS endpoint? this spec speaks plaintext: add cacert=PATH, or tls=1 for "
+                 "the system CAs)"
+               : "";
+  // A handshake the server breaks off without a TLS alert (reset, closed, garbage): it does
+  // not speak TLS. With an alert it does, and refused us.
+  const bool alert = detail.find("alert") != std::string::npos;
+  if (rc == CURLE_SSL_CONNECT_ERROR && !alert)
+    return " (a plaintext endpoint? drop tls, cacert, cert and key, or check the port)";
+  if (rc == CURLE_PEER_FAILED_VERIFICATION)
+    return " (the server's certificate does not verify against the CA: check cacert)";
+  if (rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_SSL_CONNECT_ERROR)
+    return c.cert.empty() ? " (does this etcd require a client certificate "
+                            "(--client-cert-auth)? give cert and key)"
+                          : " (the server may have refused our client certificate: check cert "
+                            "and key)";
+  return "";
+}
+
+// The tokens of this process, by endpoints and credentials: every handle of every lease
+// that authenticates the same way shares one, so a process authenticates once, not once per
+// handle (etcd checks each password with bcrypt, a few hundred ms of a member's CPU), and
+// one renewal serves them all. Never freed: keepalive threads may use it during exit.
+struct Tokens {
+  std::mutex mu;
+  std::map<std::string, std::string> by_key;
+};
+Tokens& tokens() {
+  // Held across fork() so that a child (which claims a lease of its own) never inherits
+  // the mutex locked by a thread that does not exist there.
+  static Tokens* t = [] {
+    pthread_atfork([] { tokens().mu.lock(); }, [] { tokens().mu.unlock(); },
+                   [] { tokens().mu.unlock(); });
+    return new Tokens;
+  }();
+  return *t;
+}
+std::string token_key(const EtcdConfig& c) {
+  std::string key;
+  for (const std::string& e : c.endpoints) key += e + ",";
+  return key + "\n" + c.user + "\n" + c.password + "\n" + c.password_file + "\n" + c.password_env;
+}
+
+// Every message of a call that handled the password passes through here, so that nothing
+// an endpoint echoes can carry it into a log.
+std::string scrub(std::string msg, const std::string& secret) {
+  if (secret.empty()) return msg;
+  for (size_t at; (at = msg.find(secret)) != std::string::npos;)
+    msg.replace(at, secret.size(), "***");
+  return msg;
+}
+
 }  // namespace
 
 Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
@@ -80,14 +152,119 @@ Http::~Http() {
   if (leak_) return;  // forked child: the handle's connection may be mid-use in the parent
   curl_easy_cleanup(h_);
   curl_slist_free_all(headers_);
+  curl_slist_free_all(auth_headers_);
 }
 
-// Each endpoint gets an equal share of what is left of `timeout_ms` (a refused connection
-// takes none), so a list of endpoints that all hang costs one timeout, not one each.
+// libcurl's own message for an unreadable certificate ("could not load PEM client
+// certificate") names neither the option nor why: say both, before any request.
+void Http::check_files() {
+  for (const auto& [what, path] :
+       {std::pair<const char*, const std::string&>{"cacert file ", cfg_.cacert},
+        {"cert file ", cfg_.cert},
+        {"key file ", cfg_.key},
+        {"password_file ", cfg_.password_file}}) {
+    if (!path.empty() && access(path.c_str(), R_OK) != 0)
+      throw Refused(what + quote(path) + " cannot be read: " + std::strerror(errno));
+  }
+  files_checked_ = true;
+}
+
+std::string Http::password() const {
+  if (!cfg_.password.empty()) return cfg_.password;
+  if (!cfg_.password_env.empty()) {
+    const char* v = std::getenv(cfg_.password_env.c_str());
+    if (v == nullptr || *v == '\0')
+      throw Refused("password_env variable " + quote(cfg_.password_env) +
+                    (v == nullptr ? " is not set" : " is empty"));
+    return v;
+  }
+  std::ifstream in(cfg_.password_file, std::ios::binary);
+  if (!in)
+    throw Refused("password_file " + quote(cfg_.password_file) +
+                  " cannot be read: " + std::strerror(errno));
+  std::string pw;
+  std::getline(in, pw);  // the first line, without its end
+  if (!pw.empty() && pw.back() == '\r') pw.pop_back();
+  if (pw.empty()) throw Refused("password_file " + quote(cfg_.password_file) + " is empty");
+  return pw;
+}
+
+void Http::set_token(const std::string& token) {
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  if (!list || !curl_slist_append(list, ("Authorization: " + token).c_str())) {
+    curl_slist_free_all(list);
+    throw Error(ErrorKind::kInternal, "libcurl could not build a header list");
+  }
+  curl_slist_free_all(auth_headers_);
+  auth_headers_ = list;
+  token_ = token;
+}
+
+void Http::authenticate(int64_t until_ns) {
+  const std::string stale = token_, key = token_key(cfg_);
+  token_.clear();
+  {
+    // Another handle may have renewed it already.
+    std::lock_guard<std::mutex> lock(tokens().mu);
+    const auto it = tokens().by_key.find(key);
+    if (it != tokens().by_key.end() && it->second != stale) return set_token(it->second);
+  }
+  const std::string pw = password();
+  const std::string who = "user " + quote(cfg_.user);
+  json r;
+  try {
+    r = send("/v3/auth/authenticate", json{{"name", cfg_.user}, {"password", pw}}.dump(), until_ns);
+  } catch (const Refused& e) {
+    const std::string msg = scrub(e.what(), pw);
+    if (msg.find("authentication failed") != std::string::npos)
+      throw Refused(msg + " (" + who + ": wrong password or no such user)");
+    if (msg.find("authentication is not enabled") != std::string::npos)
+      throw Refused(msg + " (" + who + " given, but this etcd does not check users: " +
+                    "enable auth or drop user and password)");
+    throw Refused(msg);
+  } catch (const Unreachable& e) {
+    throw Unreachable(scrub(e.what(), pw));
+  }
+  const json& token = field(r, "token");
+  if (!token.is_string() || token.get<std::string>().empty())
+    throw Refused("malformed etcd reply: /v3/auth/authenticate for " + who +
+                  " answered without a token");
+  set_token(token.get<std::string>());
+  std::lock_guard<std::mutex> lock(tokens().mu);
+  tokens().by_key[key] = token_;
+}
+
+// Authenticating and the request each get `timeout_ms`: etcd checks a password with bcrypt,
+// which on a loaded member can take most of a short request timeout by itself.
 json Http::post(const std::string& path, const json& body, long timeout_ms) {
+  const auto until = [timeout_ms] { return monotonic_ns() + int64_t{timeout_ms} * kNsPerMs; };
+  if (!files_checked_) check_files();
   const std::string data = body.dump();
+  if (cfg_.user.empty()) {
+    try {
+      return send(path, data, until());
+    } catch (const Refused& e) {
+      if (std::string(e.what()).find("user name is empty") == std::string::npos) throw;
+      throw Refused(std::string(e.what()) +
+                    " (this etcd checks users: give user= and password_file= or password_env=)");
+    }
+  }
+  if (token_.empty()) authenticate(until());
+  try {
+    return send(path, data, until());
+  } catch (const Refused& e) {
+    if (!token_rejected(e.what())) throw;
+  }
+  authenticate(until());
+  return send(path, data, until());
+}
+
+// Each endpoint gets an equal share of what is left of the call's time (a refused
+// connection takes none), so a list of endpoints that all hang costs one timeout, not one
+// each.
+json Http::send(const std::string& path, const std::string& data, int64_t until) {
   std::string last;
-  const int64_t until = monotonic_ns() + int64_t{timeout_ms} * kNsPerMs;
+  const bool authed = !token_.empty() && path != "/v3/auth/authenticate";
   Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
   for (size_t i = 0; i < cfg_.endpoints.size(); ++i) {
     const size_t k = (current_ + i) % cfg_.endpoints.size();
@@ -103,7 +280,9 @@ json Http::post(const std::string& path, const json& body, long timeout_ms) {
     curl_easy_setopt(h_, CURLOPT_URL, url.c_str());
     curl_easy_setopt(h_, CURLOPT_POSTFIELDS, data.c_str());
     curl_easy_setopt(h_, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
-    curl_easy_setopt(h_, CURLOPT_HTTPHEADER, headers_);
+    curl_easy_setopt(h_, CURLOPT_HTTPHEADER, authed ? auth_headers_ : headers_);
+    curl_easy_setopt(h_, CURLOPT_ERRORBUFFER, error_);
+    error_[0] = '\0';
     curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
     curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, share);
@@ -119,15 +298,23 @@ json Http::post(const std::string& path, const json& body, long timeout_ms) {
     const CURLcode rc = curl_easy_perform(h_);
     if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
     if (rc != CURLE_OK) {
+      // libcurl keeps the first failure of a transfer in error_, which may be a symptom
+      // ("getpeername() failed"): name its verdict too.
+      const std::string detail =
+          std::string(curl_easy_strerror(rc)) + (error_[0] ? std::string(": ") + error_ : "");
       last = cfg_.endpoints[k] + ": " +
-             (rc == CURLE_WRITE_ERROR ? "the reply is larger than " +
-                                            std::to_string(kMaxReply >> 20) + " MiB"
-                                      : std::string(curl_easy_strerror(rc)));
+             (rc == CURLE_WRITE_ERROR
+                  ? "the reply is larger than " + std::to_string(kMaxReply >> 20) + " MiB"
+                  : detail + hint(rc, detail, cfg_));
       continue;
     }
     long status = 0;
     curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
     json j = json::parse(out, nullptr, false);
+    if (j.is_discarded() && out.find("HTTP request to an HTTPS server") != std::string::npos)
+      throw Refused(cfg_.endpoints[k] +
+                    " is a TLS endpoint and this spec speaks plaintext to it: add cacert=PATH "
+                    "(or tls=1 for the system CAs)");
     if (unavailable(status, j)) {  // this member cannot serve now; another may
       last = cfg_.endpoints[k] + ": HTTP " + std::to_string(status) + ": " + error_text(j, out);
       continue;
@@ -137,8 +324,12 @@ json Http::post(const std::string& path, const json& body, long timeout_ms) {
       throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
                     " with something that is not JSON");
     if (status != 200 || (j.is_object() && j.contains("error"))) {
-      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " +
-                    error_text(j, out));
+      std::string msg = error_text(j, out);
+      if (msg.find("permission denied") != std::string::npos)
+        msg += " (" +
+               (cfg_.user.empty() ? std::string("this client") : "user " + quote(cfg_.user)) +
+               " needs read and write on the prefix " + quote(cfg_.prefix + "/") + ")";
+      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
     }
     return j;
   }

@@ -1,5 +1,6 @@
 // Parsing an "etcd://" node-source spec (node_source.hpp): pure text handling, built with
 // or without etcd support, fuzzed by tests/fuzz/node_source.cc.
+#include <algorithm>
 #include <string>
 
 #include "node_source.hpp"
@@ -12,12 +13,45 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
+// A host name, an IPv4 address or a bracketed IPv6 address: nothing libcurl would read as
+// anything else (userinfo before '@', a path, a space).
+bool valid_host(const std::string& h) {
+  if (h.size() > 2 && h.front() == '[' && h.back() == ']')
+    return h.find_first_not_of("0123456789abcdefABCDEF:.", 1) == h.size() - 1;
+  return !h.empty() && h.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                           "0123456789.-_") == std::string::npos;
+}
+
 }  // namespace
+
+std::string redact_node_source(const std::string& spec) {
+  if (spec.rfind("etcd://", 0) != 0) return spec;
+  std::string out = spec;
+  // Userinfo in the authority ("etcd://user:secret@host:port"), refused by the parser but
+  // named in its message.
+  const size_t end = std::min(out.find('/', 7), out.find('?'));
+  const size_t at = out.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+  if (at != std::string::npos && at >= 7 && (end == std::string::npos || at < end))
+    out.replace(7, at - 7, "***");
+  const size_t q = out.find('?');
+  if (q == std::string::npos) return out;
+  for (size_t pos = q + 1; pos <= out.size();) {
+    const size_t amp = out.find('&', pos);
+    const size_t stop = amp == std::string::npos ? out.size() : amp;
+    if (out.compare(pos, 9, "password=") == 0 && pos + 9 <= stop)
+      out.replace(pos + 9, stop - pos - 9, "***");
+    const size_t next = out.find('&', pos);
+    if (next == std::string::npos) break;
+    pos = next + 1;
+  }
+  return out;
+}
 
 EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
   EtcdConfig c;
   c.text = spec.substr(0, spec.find('?'));
-  const std::string quoted = "node source " + quote(spec);
+  const std::string quoted = "node source " + quote(redact_node_source(spec));
   std::string rest = spec.substr(7);  // after etcd://
   std::string query;
   if (const auto q = rest.find('?'); q != std::string::npos) {
@@ -36,10 +70,21 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
         hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     int64_t port;
     const auto colon = h.rfind(':');
+    if (h.find('@') != std::string::npos)
+      bad(quoted +
+          ": an endpoint holds no credentials (give user= and password_file= or "
+          "password_env= in the query), got endpoint " +
+          quote(redact_node_source("etcd://" + h).substr(7)));
     if (h.empty() || colon == std::string::npos || colon == 0 ||
         !parse_uint(h.substr(colon + 1), &port) || port < 1 || port > 65535)
       bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint " +
           quote(h));
+    if (!valid_host(h.substr(0, colon)))
+      bad(quoted + ": endpoint " + quote(h) +
+          " has a host that is not a name or an address (letters, digits, '.', '-', '_', or "
+          "[IPv6])");
+    for (const std::string& seen : c.endpoints)
+      if (seen == h) bad(quoted + ": endpoint " + quote(h) + " is listed twice");
     c.endpoints.push_back(h);
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -65,12 +110,32 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
     } else if (k == "tls") {
       if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got " + quote(v));
       c.tls = v == "1" || c.tls;
+    } else if (k == "user") {
+      if (v.empty()) bad(quoted + ": user needs a name");
+      c.user = v;
+    } else if (k == "password" || k == "password_file" || k == "password_env") {
+      if (v.empty())
+        bad(quoted + ": " + k + " needs " +
+            (k == "password"        ? "a value"
+             : k == "password_file" ? "a file path"
+                                    : "a variable name"));
+      if (!c.password.empty() || !c.password_file.empty() || !c.password_env.empty())
+        bad(quoted + ": give one of password, password_file, password_env");
+      (k == "password" ? c.password : k == "password_file" ? c.password_file : c.password_env) = v;
     } else if (!kv.empty()) {
-      bad(quoted + ": unknown option " + quote(k) + " (known: ttl, node, tls, cacert, cert, key)");
+      bad(quoted + ": unknown option " + quote(k) +
+          " (known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
+          "password)");
     }
     if (amp == std::string::npos) break;
     pos = amp + 1;
   }
+  const bool has_password =
+      !c.password.empty() || !c.password_file.empty() || !c.password_env.empty();
+  if (!c.user.empty() && !has_password)
+    bad(quoted + ": user " + quote(c.user) +
+        " needs a password: password_file=PATH, password_env=VAR or password=...");
+  if (c.user.empty() && has_password) bad(quoted + ": a password needs user=NAME");
   return c;
 }
 

@@ -75,7 +75,7 @@ Generator::Generator(GeneratorOptions o)
   detail::register_fork_handlers();
   if (!o.node_source.empty() && o.node_id != -1)
     bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
-        ", node_source " + detail::quote(o.node_source) + ")");
+        ", node_source " + detail::quote(detail::redact_node_source(o.node_source)) + ")");
   node_source_ = std::move(o.node_source);
   seq_mask_ = layout_.max_sequence();
   max_elapsed_ = layout_.max_elapsed_ms();

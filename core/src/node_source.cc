@@ -47,9 +47,9 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
   // getenv, open and libcurl would read only the text before a NUL byte: another variable,
   // directory or host than the one the spec names.
   if (const auto nul = spec.find('\0'); nul != std::string::npos)
-    bad("node source " + detail::quote(spec) + " has a NUL byte at byte " + std::to_string(nul) +
-        "; a node source is text without NUL bytes");
-  const std::string quoted = "node source " + detail::quote(spec);
+    bad("node source " + detail::quote(redact_node_source(spec)) + " has a NUL byte at byte " +
+        std::to_string(nul) + "; a node source is text without NUL bytes");
+  const std::string quoted = "node source " + detail::quote(redact_node_source(spec));
   if (spec.rfind("static:", 0) == 0) {
     int64_t id;
     if (!parse_uint(spec.substr(7), &id)) bad(quoted + ": expected static:<non-negative integer>");

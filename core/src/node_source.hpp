@@ -48,13 +48,22 @@ struct EtcdConfig {
   int64_t node = -1;  ///< pinned slot
   std::string cacert, cert, key;
   bool tls = false;
-  std::string text;  ///< the spec, for messages (without credentials)
+  std::string user;  ///< etcd user (authentication on when not empty)
+  /// Where the user's password comes from: exactly one is set when `user` is. Read when
+  /// authenticating (so a rotated file is picked up), never shown in a message.
+  std::string password, password_file, password_env;
+  std::string text;  ///< the spec, for messages (without the query, so without credentials)
 };
 
 /// Parses "etcd://host:port[,host:port...]/prefix?ttl=10[&node=N][&tls=1][&cacert=..&cert=..
-/// &key=..]" (`spec` starts with "etcd://") for `layout`. Throws kInvalidArgument naming the
+/// &key=..][&user=..&password_file=..|password_env=..|password=..]" (`spec` starts with
+/// "etcd://") for `layout`. Throws kInvalidArgument naming the
 /// part that is wrong. Pure text handling (claim_etcd's first step), so it can be fuzzed.
 EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout);
+
+/// `spec` as it may appear in a message: an etcd spec's inline password (and any userinfo
+/// before '@' in its endpoints) replaced by "***". Other specs unchanged.
+std::string redact_node_source(const std::string& spec);
 
 /// The first slot to probe: derived from host name and pid so that a fleet restarting at
 /// once does not stampede slot 0. `slots` > 0.

@@ -51,7 +51,7 @@ namespace detail {
 std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
                                       const std::shared_ptr<Clock>&, const SlotFilter&) {
   throw Error(ErrorKind::kNodeIdUnavailable,
-              "node source " + quote(spec) +
+              "node source " + quote(redact_node_source(spec)) +
                   ": this snowfleet was built without etcd support (it needs libcurl and "
                   "nlohmann-json at build time)");
 }
@@ -307,6 +307,7 @@ class EtcdLease final : public NodeLease {
         set_problem("");
         wait = period;
       } catch (const std::exception& e) {
+        if (released_) return;  // cancelled by release(): no reason to skip its revoke
         // Keep trying, faster: the deadline decides when minting stops.
         set_problem(std::string("keepalive failed: ") + e.what());
         wait = std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250));

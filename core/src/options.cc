@@ -3,6 +3,7 @@
 // GeneratorArgs), so no language keeps a rule of its own.
 #include <string>
 
+#include "node_source.hpp"
 #include "quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
@@ -18,7 +19,7 @@ std::string given(const NodeArgs& n, const std::optional<std::string>& source) {
   if (n.datacenter_id && n.machine_id)
     add("datacenter_id=" + std::to_string(*n.datacenter_id) +
         " + machine_id=" + std::to_string(*n.machine_id));
-  if (source) add("node_source=" + detail::quote(*source));
+  if (source) add("node_source=" + detail::quote(detail::redact_node_source(*source)));
   return out;
 }
 

@@ -25,6 +25,7 @@ class FakeEtcd:
     def __init__(self, replies=None):
         self.replies = dict(replies or {})
         self.requests = []
+        self.headers = []  # each request's headers, in the order of self.requests
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -37,6 +38,7 @@ class FakeEtcd:
                 n = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(n) or b"{}")
                 fake.requests.append((self.path, body))
+                fake.headers.append(dict(self.headers))
                 reply = fake.replies.get(self.path, fake.default(self.path, body))
                 if callable(reply):
                     reply = reply(body)
