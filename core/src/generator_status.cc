@@ -41,6 +41,8 @@ Stats Generator::stats() const noexcept {
   st.ms_borrowed = ms_borrowed_.load(std::memory_order_relaxed);
   st.mark_writes = mark_writes_.load(std::memory_order_relaxed);
   st.lease_refusals = lease_refusals_.load(std::memory_order_relaxed);
+  st.mark_write_failures = mark_write_failures_.load(std::memory_order_relaxed);
+  st.lease_renewal_failures = lease_renewal_failures_.load(std::memory_order_relaxed);
   return st;
 }
 
@@ -79,6 +81,10 @@ Status Generator::status() {
   bool unconfirmed = false;
   if (lease_) {
     st.mark_ms = lease_->mark_ms();
+    // Against the later of the wall clock and the state word (which starts at the claimed
+    // mark): what the next ids need covered.
+    const int64_t need = std::max(st.wall_ms, s < 0 ? INT64_MIN : (s >> bits) + epoch);
+    if (st.mark_ms >= 0) st.mark_headroom_ms = std::max<int64_t>(0, st.mark_ms - need);
     if (deadline_) {
       const int64_t d = deadline_->load(std::memory_order_acquire);
       const int64_t mono = monotonic_now();

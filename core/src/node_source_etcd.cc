@@ -309,6 +309,7 @@ class EtcdLease final : public NodeLease {
       } catch (const std::exception& e) {
         // Keep trying, faster: the deadline decides when minting stops.
         set_problem(std::string("keepalive failed: ") + e.what());
+        count_renewal_failure();
         wait = std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250));
       }
     }
