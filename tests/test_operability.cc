@@ -99,6 +99,10 @@ TEST_CASE("stats: failed mark writes are counted; headroom 0 once the mark is sp
   const Status st = g.status();
   CHECK(st.mark_headroom_ms == 0);
   CHECK(st.lease_state == LeaseState::kHeld);  // the slot is still ours: an alert, not lost
+  // A call now is refused, so the generator is not healthy, and says why.
+  CHECK_FALSE(st.healthy);
+  CHECK(st.reason.find("could not persist the high-water mark") != std::string::npos);
+  CHECK(st.reason.find(".mark.tmp") != std::string::npos);
   CHECK(g.stats().lease_refusals == 1);
   REQUIRE(rmdir(tmp.c_str()) == 0);
   const uint64_t failures = g.stats().mark_write_failures;

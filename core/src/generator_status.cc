@@ -108,6 +108,10 @@ Status Generator::status() {
     st.reason = "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)";
     const std::string why = lease_->problem();
     if (!why.empty()) st.reason += ": " + why;
+  } else if (keeper_ && keeper_->failing() && st.mark_headroom_ms == 0) {
+    // The keeper's last write failed and the persisted mark is spent: calls refuse at once.
+    st.reason = "calls past the persisted high-water mark " + std::to_string(st.mark_ms) +
+                " are refused until a mark write succeeds: " + lease_->problem();
   } else if (now < 0 || now > max_elapsed_) {
     st.reason = "wall clock is outside the window of layout " + layout_.to_string();
   } else if (mode_ == Mode::kStrict && lease_ && s == initial_state_ && ahead > wait_ms) {
