@@ -257,6 +257,56 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
   }
 }
 
+TEST_CASE("local: a slot pinned by another process is refused by name; its mark is inherited",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir + "?node=1";
+  int ready[2], hold[2];
+  REQUIRE(pipe(ready) == 0);
+  REQUIRE(pipe(hold) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(ready[0]);
+    close(hold[1]);
+    alarm(20);
+    try {
+      Opts a(src, T + 3000, Mode::kStrict, kTwoSlots);
+      Generator g(a.o);
+      g.next_id();
+      if (write(ready[1], "r", 1) != 1) _exit(1);
+      char c;
+      while (read(hold[0], &c, 1) > 0) {
+      }
+      _exit(0);  // dies holding the slot: its reservation stays
+    } catch (...) {
+      _exit(2);
+    }
+  }
+  close(ready[1]);
+  close(hold[0]);
+  char c;
+  REQUIRE(read(ready[0], &c, 1) == 1);
+  const std::string verdict = claim_verdict(src, T);
+  CHECK(verdict == "refused NODE_ID_UNAVAILABLE: node source '" + src +
+                       "': slot 1 of registry "
+                       "directory " +
+                       dir + " is held by a live process");
+  // Unpinned claimants do not take it either.
+  for (int i = 0; i < 3; ++i) CHECK(claim_verdict("local:" + dir, T + 10 * i) == "claimed 0");
+  close(hold[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  close(ready[0]);
+  Opts b(src, T + 3500, Mode::kStrict, kTwoSlots);
+  Generator g(b.o);
+  CHECK(g.node_id() == 1);
+  CHECK(g.status().mark_ms >= T + 4000);  // the holder's T + 4000 reservation, kept
+  CHECK(snowfleet_test::error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+}
+
 TEST_CASE("local: a registry on a network filesystem is refused, naming the directory and why",
           "[fleet][local]") {
   // No network filesystem can be mounted here: the classification is checked against the
