@@ -52,11 +52,12 @@ TYPE = {"error": "TYPE"}
 # SNOWFLEET_STATS_FIELDS / SNOWFLEET_STATUS_FIELDS; the C++ runner checks the lists match).
 STATS_FIELDS = [
     "ids_issued", "rewinds_seen", "waits", "waited_ns_total", "waited_ns_max", "refusals",
-    "ms_borrowed", "mark_writes", "lease_refusals",
+    "ms_borrowed", "mark_writes", "lease_refusals", "mark_write_failures",
+    "lease_renewal_failures",
 ]
 STATUS_FIELDS = [
     "healthy", "reason", "wall_ms", "last_ms", "drift_ms", "node_id", "mode", "lease_state",
-    "mark_ms", "lease_expires_in_ms",
+    "mark_ms", "lease_expires_in_ms", "mark_headroom_ms",
 ]
 
 

@@ -57,6 +57,10 @@ export interface Stats {
   markWrites: number;
   /** Calls refused with LeaseLost. */
   leaseRefusals: number;
+  /** Leased node ids: high-water mark writes that failed (disk full, registry unwritable, store unreachable); retried every tick. 0 without a lease. */
+  markWriteFailures: number;
+  /** etcd: keepalives that failed; the lease goes 'unconfirmed' at its local deadline if none succeeds. 0 for 'local' and without a lease. */
+  leaseRenewalFailures: number;
 }
 
 /** 'none' unless the node id is leased ('local', 'etcd://'); 'unconfirmed' is etcd past its local deadline. */
@@ -77,6 +81,8 @@ export interface Status {
   markMs: number;
   /** etcd: ms until the local lease deadline (negative once past it). -1 when the lease cannot expire ('local') or there is none. */
   leaseExpiresInMs: number;
+  /** How far the persisted mark runs ahead of the later of lastMs and wallMs (0 when it does not: calls wait for a mark write). -1 without a lease. */
+  markHeadroomMs: number;
 }
 
 export interface Decoded {

@@ -1,7 +1,8 @@
 // The local registry's files: what a claimant does with a FIFO, a link or a directory in
 // place of a slot, mark or temporary file (refuses it by name, never blocks, never writes
 // through a link), with a mark that is not a plain decimal, and where the default registry
-// lives, and what a forked child keeps of it. A registry deleted under its holders is
+// lives, what a forked child keeps of it, what a reboot leaves, and that a registry on a
+// network filesystem is refused. A registry deleted under its holders is
 // test_local_wipe.cc; the basic lease behaviour (distinct slots, marks, crash, fork) is
 // test_fleet.cc.
 #include <catch2/catch.hpp>
@@ -13,9 +14,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "local_registry.hpp"  // internal: the filesystem check
 #include "local_util.hpp"
 #include "node_source.hpp"  // internal: the claimed mark, before any generator adds its own
 #include "snowfleet/snowfleet.hpp"
@@ -252,4 +255,106 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
     Opts d("local:" + dir + bad, T);
     CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() == ErrorKind::kInvalidArgument);
   }
+}
+
+TEST_CASE("local: a slot pinned by another process is refused by name; its mark is inherited",
+          "[fleet][local]") {
+  const std::string dir = temp_dir();
+  const std::string src = "local:" + dir + "?node=1";
+  int ready[2], hold[2];
+  REQUIRE(pipe(ready) == 0);
+  REQUIRE(pipe(hold) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(ready[0]);
+    close(hold[1]);
+    alarm(20);
+    try {
+      Opts a(src, T + 3000, Mode::kStrict, kTwoSlots);
+      Generator g(a.o);
+      g.next_id();
+      if (write(ready[1], "r", 1) != 1) _exit(1);
+      char c;
+      while (read(hold[0], &c, 1) > 0) {
+      }
+      _exit(0);  // dies holding the slot: its reservation stays
+    } catch (...) {
+      _exit(2);
+    }
+  }
+  close(ready[1]);
+  close(hold[0]);
+  char c;
+  REQUIRE(read(ready[0], &c, 1) == 1);
+  const std::string verdict = claim_verdict(src, T);
+  CHECK(verdict == "refused NODE_ID_UNAVAILABLE: node source '" + src +
+                       "': slot 1 of registry "
+                       "directory " +
+                       dir + " is held by a live process");
+  // Unpinned claimants do not take it either.
+  for (int i = 0; i < 3; ++i) CHECK(claim_verdict("local:" + dir, T + 10 * i) == "claimed 0");
+  close(hold[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  close(ready[0]);
+  Opts b(src, T + 3500, Mode::kStrict, kTwoSlots);
+  Generator g(b.o);
+  CHECK(g.node_id() == 1);
+  CHECK(g.status().mark_ms >= T + 4000);  // the holder's T + 4000 reservation, kept
+  CHECK(snowfleet_test::error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+}
+
+TEST_CASE("local: a registry on a network filesystem is refused, naming the directory and why",
+          "[fleet][local]") {
+  // No network filesystem can be mounted here: the classification is checked against the
+  // kernel's magic numbers, and the claim with the filesystem check pointed at each.
+  CHECK(std::string(detail::registry::network_fs_name(0x6969)) == "NFS");
+  CHECK(std::string(detail::registry::network_fs_name(0xff534d42)) == "SMB/CIFS");
+  CHECK(std::string(detail::registry::network_fs_name(0xfe534d42)) == "SMB2");
+  CHECK(std::string(detail::registry::network_fs_name(0x00c36400)) == "Ceph");
+  for (int64_t local :
+       std::vector<int64_t>{0xef53 /* ext2/3/4 */, 0x58465342 /* XFS */, 0x9123683e /* Btrfs */,
+                            0x01021994 /* tmpfs */, 0x794c7630 /* overlayfs */, -1 /* unknown */})
+    CHECK(detail::registry::network_fs_name(local) == nullptr);
+  // This machine's temporary directory is local: claimed.
+  const std::string dir = temp_dir();
+  CHECK(claim_verdict("local:" + dir).rfind("claimed ", 0) == 0);
+  const auto saved = detail::registry::fs_type_of;
+  detail::registry::fs_type_of = [](int) -> int64_t { return 0x6969; };
+  const std::string nfs = temp_dir();
+  const std::string verdict = claim_verdict("local:" + nfs);
+  detail::registry::fs_type_of = saved;
+  INFO("verdict: " << verdict);
+  CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
+  CHECK(verdict.find("registry directory " + nfs + " is on NFS, a network filesystem") !=
+        std::string::npos);
+  CHECK(verdict.find("etcd://") != std::string::npos);
+  CHECK(fs::is_empty(nfs));  // refused before any slot file is created
+}
+
+TEST_CASE("local: after a reboot the marks hold and the locks are gone", "[fleet][local]") {
+  // What a reboot (or power loss) leaves: every slot file naming a holder that is gone, the
+  // marks fsynced before any id under them was issued, a temporary mark cut short by the
+  // power loss. No lock and no socket survive it (they live in the kernel). Copying the
+  // files to a directory nobody ever held is that state exactly.
+  const std::string dir = temp_dir();
+  for (int n = 0; n < 2; ++n) {
+    write_file(slot_path(dir, n), "pid 4242 host before-reboot\n");
+    write_file(slot_path(dir, n, ".mark"), std::to_string(T + 1000 * (n + 1)) + "\n");
+    write_file(slot_path(dir, n, ".mark.tmp"), "17040");
+  }
+  Opts a("local:" + dir, T + 500, Mode::kStrict, kTwoSlots);
+  Generator g0(a.o), g1(a.o);  // both slots are free again
+  CHECK(std::set<int64_t>{g0.node_id(), g1.node_id()} == std::set<int64_t>{0, 1});
+  // The clock came back behind the marks (an RTC that lost time): nothing at or below them.
+  Generator& first = g0.node_id() == 0 ? g0 : g1;
+  CHECK(snowfleet_test::error_of([&] { first.next_id(); }).kind() ==
+        ErrorKind::kClockMovedBackwards);
+  a.clock->set_wall_ms(T + 1001);
+  CHECK(decode(Layout::parse(kTwoSlots), first.next_id()).timestamp_ms == T + 1001);
+  CHECK(slurp(slot_path(dir, 0)).rfind("pid " + std::to_string(getpid()) + " ", 0) == 0);
+  CHECK_FALSE(fs::exists(slot_path(dir, 0, ".mark.tmp")));  // the cut-short write is gone
 }

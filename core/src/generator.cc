@@ -138,6 +138,8 @@ void Generator::attach(int64_t node_id, int64_t floor_state) {
       in.wall_high = &wall_high_;
       in.mark_limit = &mark_limit_;
       in.mark_writes = &mark_writes_;
+      in.mark_write_failures = &mark_write_failures_;
+      in.renewal_failures = &lease_renewal_failures_;
       in.sequence_bits = layout_.sequence_bits();
       in.epoch_ms = layout_.epoch_ms();
       in.max_elapsed_ms = max_elapsed_;
@@ -230,6 +232,7 @@ void Generator::close_leased() noexcept {
         mark_writes_.fetch_add(1, std::memory_order_relaxed);
       } catch (...) {
         // The reservation made ahead stays: safe, the next holder only waits longer.
+        mark_write_failures_.fetch_add(1, std::memory_order_relaxed);
       }
     }
   }

@@ -41,6 +41,8 @@ Stats Generator::stats() const noexcept {
   st.ms_borrowed = ms_borrowed_.load(std::memory_order_relaxed);
   st.mark_writes = mark_writes_.load(std::memory_order_relaxed);
   st.lease_refusals = lease_refusals_.load(std::memory_order_relaxed);
+  st.mark_write_failures = mark_write_failures_.load(std::memory_order_relaxed);
+  st.lease_renewal_failures = lease_renewal_failures_.load(std::memory_order_relaxed);
   return st;
 }
 
@@ -79,6 +81,10 @@ Status Generator::status() {
   bool unconfirmed = false;
   if (lease_) {
     st.mark_ms = lease_->mark_ms();
+    // Against the later of the wall clock and the state word (which starts at the claimed
+    // mark): what the next ids need covered.
+    const int64_t need = std::max(st.wall_ms, s < 0 ? INT64_MIN : (s >> bits) + epoch);
+    if (st.mark_ms >= 0) st.mark_headroom_ms = std::max<int64_t>(0, st.mark_ms - need);
     if (deadline_) {
       const int64_t d = deadline_->load(std::memory_order_acquire);
       const int64_t mono = monotonic_now();
@@ -102,6 +108,10 @@ Status Generator::status() {
     st.reason = "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)";
     const std::string why = lease_->problem();
     if (!why.empty()) st.reason += ": " + why;
+  } else if (keeper_ && keeper_->failing() && st.mark_headroom_ms == 0) {
+    // The keeper's last write failed and the persisted mark is spent: calls refuse at once.
+    st.reason = "calls past the persisted high-water mark " + std::to_string(st.mark_ms) +
+                " are refused until a mark write succeeds: " + lease_->problem();
   } else if (now < 0 || now > max_elapsed_) {
     st.reason = "wall clock is outside the window of layout " + layout_.to_string();
   } else if (mode_ == Mode::kStrict && lease_ && s == initial_state_ && ahead > wait_ms) {

@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -146,6 +147,53 @@ int open_regular(int dir_fd, const std::string& name, int flags, const std::stri
   }
   return fd;
 }
+
+const char* network_fs_name(int64_t type) {
+  // f_type values from <linux/magic.h> and the filesystems' own sources (not all of them
+  // are in that header).
+  switch (type) {
+    case 0x6969:
+      return "NFS";
+    case 0x517b:
+      return "SMB";
+    case 0xff534d42:
+      return "SMB/CIFS";
+    case 0xfe534d42:
+      return "SMB2";
+    case 0x564c:
+      return "NCP";
+    case 0x5346414f:
+    case 0x6b414653:
+      return "AFS";
+    case 0x73757245:
+      return "Coda";
+    case 0x00c36400:
+      return "Ceph";
+    case 0x01021997:
+      return "9P";
+    case 0x0bd00bd0:
+      return "Lustre";
+    case 0x01161970:
+      return "GFS2";
+    case 0x7461636f:
+      return "OCFS2";
+    case 0x47504653:
+      return "GPFS";
+    default:
+      return nullptr;
+  }
+}
+
+namespace {
+int64_t statfs_type(int fd) {
+  struct statfs st;
+  if (fstatfs(fd, &st) != 0) return -1;
+  // f_type is a signed word on some ABIs: keep the 32-bit magic as the headers write it.
+  return static_cast<int64_t>(static_cast<uint32_t>(st.f_type));
+}
+}  // namespace
+
+int64_t (*fs_type_of)(int fd) = statfs_type;
 
 bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_ino == b.st_ino && a.st_dev == b.st_dev;

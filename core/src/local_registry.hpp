@@ -32,6 +32,17 @@ void make_dirs(const std::string& dir, bool private_dir, const std::string& quot
 int open_regular(int dir_fd, const std::string& name, int flags, const std::string& path, int* err,
                  std::string* why);
 
+/// The name of the network or cluster filesystem whose statfs f_type is `type` ("NFS",
+/// "SMB/CIFS", "Ceph", ...), or nullptr for any other (local) filesystem. A registry on
+/// such a filesystem is refused: its locks guard one host (the abstract sockets) or can be
+/// broken by the server without the holder being told (NFS lock leases, a partitioned
+/// client), and a hung mount blocks. See docs/fleet.md.
+const char* network_fs_name(int64_t type);
+/// statfs f_type of the filesystem holding `fd`, or -1 when it cannot be read (then the
+/// registry is not refused). Tests point it elsewhere, as no network filesystem can be
+/// mounted there.
+extern int64_t (*fs_type_of)(int fd);
+
 /// Whether two stat results name one file.
 bool same_file(const struct stat& a, const struct stat& b);
 

@@ -66,6 +66,7 @@ bool MarkKeeper::write(int64_t target_ms) {
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (!ok) in_.mark_write_failures->fetch_add(1, std::memory_order_relaxed);
     if (ok) {
       own_mark_ = true;
       persisted_.store(target_ms, std::memory_order_release);
@@ -109,6 +110,12 @@ void MarkKeeper::tick(bool requested) {
     in_.lease->maintain();
   } catch (const std::exception&) {
     // maintain() records its own problem; a check that could not run is retried next tick
+  }
+  const uint64_t renewal_failures = in_.lease->renewal_failures();
+  if (renewal_failures != renewal_failures_seen_) {
+    in_.renewal_failures->fetch_add(renewal_failures - renewal_failures_seen_,
+                                    std::memory_order_relaxed);
+    renewal_failures_seen_ = renewal_failures;
   }
   if (in_.lease->lost()) {
     {

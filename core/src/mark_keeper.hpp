@@ -30,10 +30,14 @@ class MarkKeeper {
     std::shared_ptr<NodeLease> lease;
     std::shared_ptr<Clock> clock;
     bool system_clock = false;
-    const std::atomic<int64_t>* state = nullptr;      // the generator's state word
-    const std::atomic<int64_t>* wall_high = nullptr;  // highest wall reading minting saw (ms)
-    std::atomic<int64_t>* mark_limit = nullptr;       // published here
-    std::atomic<uint64_t>* mark_writes = nullptr;     // counted here
+    const std::atomic<int64_t>* state = nullptr;           // the generator's state word
+    const std::atomic<int64_t>* wall_high = nullptr;       // highest wall reading minting saw (ms)
+    std::atomic<int64_t>* mark_limit = nullptr;            // published here
+    std::atomic<uint64_t>* mark_writes = nullptr;          // counted here
+    std::atomic<uint64_t>* mark_write_failures = nullptr;  // counted here
+    /// The lease's renewal failures are added here as the keeper sees them (each tick), so
+    /// Stats never reads the lease, which a forked child may be replacing.
+    std::atomic<uint64_t>* renewal_failures = nullptr;
     int sequence_bits = 0;
     int64_t epoch_ms = 0;
     int64_t max_elapsed_ms = 0;
@@ -74,6 +78,7 @@ class MarkKeeper {
   Inputs in_;
   int64_t lead_ms_;
   int64_t seq_mask_;
+  uint64_t renewal_failures_seen_ = 0;  // of this lease, added to *in_.renewal_failures
   std::atomic<int64_t> persisted_{-1};  // ms since the epoch
   std::atomic<bool> failing_{false};
   bool own_mark_ = false;  // persisted_ is a mark we wrote (not the claimed history)

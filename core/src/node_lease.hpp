@@ -54,6 +54,12 @@ class NodeLease {
     return problem_;
   }
 
+  /// Renewals (etcd keepalives) that failed over the lease's life; 0 for a lease that is
+  /// never renewed (local). Read by the mark keeper's thread for Stats.
+  uint64_t renewal_failures() const noexcept {
+    return renewal_failures_.load(std::memory_order_relaxed);
+  }
+
   /// Makes the store requests in flight fail at once (etcd: a mark write or keepalive to a
   /// store that hangs). close() calls it before stopping the mark keeper, so a hanging store
   /// cannot hold close() for a request timeout. Later requests are not affected.
@@ -74,6 +80,11 @@ class NodeLease {
     set_problem(why);
     lost_.store(true, std::memory_order_release);
   }
+  /// A source calls this each time a renewal of its lease fails (etcd: a keepalive that
+  /// got no confirmation), for Stats::lease_renewal_failures.
+  void count_renewal_failure() noexcept {
+    renewal_failures_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   int64_t node_id_ = -1;
   int64_t claimed_mark_ms_ = -1;
@@ -82,6 +93,7 @@ class NodeLease {
 
  private:
   std::atomic<bool> lost_{false};
+  std::atomic<uint64_t> renewal_failures_{0};
   mutable std::mutex problem_mu_;
   std::string problem_;
 };

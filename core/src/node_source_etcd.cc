@@ -310,6 +310,7 @@ class EtcdLease final : public NodeLease {
         if (released_) return;  // cancelled by release(): no reason to skip its revoke
         // Keep trying, faster: the deadline decides when minting stops.
         set_problem(std::string("keepalive failed: ") + e.what());
+        count_renewal_failure();
         wait = std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250));
       }
     }

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -39,6 +40,31 @@ using registry::MarkFile;
 constexpr int64_t kMaxProbes = 65536;
 
 std::string errno_text(int err) { return std::strerror(err); }
+
+// The order a claim probes slots in: start, start + stride, ... (mod slots). Drawn afresh
+// for every claim, so that claimants starting at once (threads of one process included)
+// spread over the registry instead of walking one another's slots in the same order; the
+// stride is odd and the slot count a power of two, so the walk visits every slot once.
+struct Probe {
+  int64_t start;
+  uint64_t stride;
+};
+Probe probe_order(int64_t slots) {
+  static std::atomic<uint64_t> claims{0};
+  uint64_t x = static_cast<uint64_t>(probe_start(slots)) ^
+               (claims.fetch_add(1, std::memory_order_relaxed) + 1) * 0x9e3779b97f4a7c15ULL ^
+               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const auto mix = [&x] {  // splitmix64
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  const uint64_t n = static_cast<uint64_t>(slots);
+  const int64_t start = static_cast<int64_t>(mix() % n);
+  return {start, (mix() % n) | 1};
+}
 
 [[noreturn]] void unavailable(const std::string& what) {
   throw Error(ErrorKind::kNodeIdUnavailable, what);
@@ -303,18 +329,28 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0)
     unavailable(quoted + ": cannot open the registry directory " + dir + ": " + errno_text(errno));
+  if (const char* fs = registry::network_fs_name(registry::fs_type_of(dir_fd))) {
+    close(dir_fd);
+    unavailable(quoted + ": the registry directory " + dir + " is on " + fs +
+                ", a network filesystem; a local registry must be on a local filesystem (its "
+                "slots are guarded for one host only, and a network filesystem can drop a "
+                "lock without telling its holder or hang a claim): use a local directory, or "
+                "etcd:// to lease node ids across hosts");
+  }
   const std::string key = registry::socket_key(dir);
   // The directory as written, too (when it differs): a symbolic link re-pointed under live
   // holders then still names their slots for every claimant that spells the registry so.
   const std::string key2 = registry::socket_key(dir, false);
 
   const int64_t slots = layout.max_node_id() + 1;
-  const int64_t start = pinned >= 0 ? pinned : probe_start(slots);
+  const Probe order = pinned >= 0 ? Probe{pinned, 1} : probe_order(slots);
   const int64_t probes = pinned >= 0 ? 1 : std::min(slots, kMaxProbes);
   std::string problem;  // the first reason a free-looking slot was unusable
   int64_t held = 0, used_here = 0;
   for (int64_t i = 0; i < probes; ++i) {
-    const int64_t slot = (start + i) % slots;
+    const int64_t slot = static_cast<int64_t>(
+        (static_cast<uint64_t>(order.start) + static_cast<uint64_t>(i) * order.stride) %
+        static_cast<uint64_t>(slots));
     if (usable && !usable(slot)) {  // this process mints that node's ids already
       ++used_here;
       continue;

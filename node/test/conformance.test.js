@@ -272,6 +272,8 @@ function runSteps(c, first, gens, clocks, deferred, construct) {
             waited_ns_max: s.waitedNsMax,
             mark_writes: s.markWrites,
             lease_refusals: s.leaseRefusals,
+            mark_write_failures: s.markWriteFailures,
+            lease_renewal_failures: s.leaseRenewalFailures,
           },
           exp,
           where,
@@ -283,6 +285,7 @@ function runSteps(c, first, gens, clocks, deferred, construct) {
           {
             healthy: s.healthy, wall_ms: s.wallMs, last_ms: s.lastMs, drift_ms: s.driftMs, node_id: s.nodeId, reason: s.reason, mode: s.mode,
             lease_state: s.leaseState, mark_ms: s.markMs, lease_expires_in_ms: s.leaseExpiresInMs,
+            mark_headroom_ms: s.markHeadroomMs,
           },
           exp,
           where,

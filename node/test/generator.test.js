@@ -157,7 +157,7 @@ test('stats, status, driftMs and close', () => {
   let st = g.status();
   assert.deepEqual(st, {
     healthy: true, reason: '', wallMs: SEED_MS, lastMs: -1, driftMs: 0, nodeId: 21, mode: 'strict',
-    leaseState: 'none', markMs: -1, leaseExpiresInMs: -1,  // no lease: nothing to lose
+    leaseState: 'none', markMs: -1, leaseExpiresInMs: -1, markHeadroomMs: -1,  // no lease: nothing to lose
   });
   g.nextId();
   clock.setWallMs(SEED_MS - 3);
@@ -183,7 +183,7 @@ test('stats() carries every counter, the lease ones at 0 without a lease', () =>
   g.nextIds(3);
   assert.deepEqual(g.stats(), {
     idsIssued: 3, rewindsSeen: 0, waits: 0, waitedNsTotal: 0n, waitedNsMax: 0n, refusals: 0,
-    msBorrowed: 0, markWrites: 0, leaseRefusals: 0,
+    msBorrowed: 0, markWrites: 0, leaseRefusals: 0, markWriteFailures: 0, leaseRenewalFailures: 0,
   });
 });
 
@@ -205,6 +205,10 @@ test('a leased node id (local registry): status() reports the lease, stats() the
     const stats = g.stats();
     assert.ok(stats.markWrites >= 1);
     assert.equal(stats.leaseRefusals, 0);
+    assert.equal(stats.markWriteFailures, 0);
+    assert.equal(stats.leaseRenewalFailures, 0, 'a local lease is never renewed');
+    // The mark runs ahead of the ids (about a second, written again at half that).
+    assert.ok(st.markHeadroomMs > 0 && st.markHeadroomMs <= 2000, `headroom ${st.markHeadroomMs}`);
     g.close();  // lowers the mark to the last issued ms: one more write
     st = g.status();
     assert.equal(st.leaseState, 'released');

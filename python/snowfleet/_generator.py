@@ -27,6 +27,8 @@ class Stats(NamedTuple):
     ms_borrowed: int
     mark_writes: int
     lease_refusals: int
+    mark_write_failures: int
+    lease_renewal_failures: int
 
 
 class Status(NamedTuple):
@@ -44,6 +46,7 @@ class Status(NamedTuple):
     lease_state: str
     mark_ms: int
     lease_expires_in_ms: int
+    mark_headroom_ms: int
 
 
 def _adopt_core_fields(record: type, fields: List[Tuple[str, str]]) -> None:

@@ -155,7 +155,7 @@ STAT_KEYS = ("ids_issued", "rewinds_seen", "waits", "waited_ns_total", "waited_n
 
 def _core_stats(gen: snowfleet.Generator) -> Tuple[int, ...]:
     st = gen.stats()
-    if st.mark_writes or st.lease_refusals:
+    if st.mark_writes or st.lease_refusals or st.mark_write_failures or st.lease_renewal_failures:
         raise Discrepancy(f"lease counters on an unleased generator: {st}")
     return tuple(getattr(st, k) for k in STAT_KEYS)
 
@@ -167,7 +167,7 @@ def _model_stats(gen: ObservedGenerator) -> Tuple[int, ...]:
 def _core_status(gen: snowfleet.Generator) -> Dict[str, Any]:
     st = gen.status()
     if (st.reason == "") != st.healthy or st.lease_state != "none" or st.mark_ms != -1 \
-            or st.lease_expires_in_ms != -1 or st.mode != gen.mode:
+            or st.lease_expires_in_ms != -1 or st.mark_headroom_ms != -1 or st.mode != gen.mode:
         raise Discrepancy(f"status fields inconsistent: {st}")
     return {"healthy": st.healthy, "wall_ms": st.wall_ms, "last_ms": st.last_ms,
             "drift_ms": st.drift_ms, "node_id": st.node_id}

@@ -199,13 +199,15 @@ def test_stats_and_status_are_named_tuples() -> None:
     assert isinstance(stats, snowfleet.Stats) and isinstance(stats, tuple)
     assert stats == snowfleet.Stats(ids_issued=2, rewinds_seen=1, waits=1, waited_ns_total=2_000_000,
                                     waited_ns_max=2_000_000, refusals=0, ms_borrowed=0,
-                                    mark_writes=0, lease_refusals=0)
+                                    mark_writes=0, lease_refusals=0, mark_write_failures=0,
+                                    lease_renewal_failures=0)
     status = gen.status()
     assert isinstance(status, snowfleet.Status)
     assert status.healthy and status.reason == "" and status.node_id == 7 and status.mode == "strict"
     assert status.last_ms == EPOCH + 1000
     # No lease: nothing to lose, no mark, no deadline.
-    assert (status.lease_state, status.mark_ms, status.lease_expires_in_ms) == ("none", -1, -1)
+    assert (status.lease_state, status.mark_ms, status.lease_expires_in_ms,
+            status.mark_headroom_ms) == ("none", -1, -1, -1)
     with pytest.raises(AttributeError):
         stats.waits = 0  # type: ignore[misc]
 
@@ -223,6 +225,9 @@ def test_a_leased_generator_reports_its_lease_and_mark_writes(tmp_path: pathlib.
     assert (tmp_path / f"slot-{gen.node_id:04d}.mark").exists()
     stats = gen.stats()
     assert stats.mark_writes >= 1 and stats.lease_refusals == 0
+    assert stats.mark_write_failures == 0 and stats.lease_renewal_failures == 0
+    # The mark runs ahead of the ids (about a second, written again at half that).
+    assert 0 < status.mark_headroom_ms <= 2000
     gen.close()  # lowers the mark to the last issued ms: one more write
     status = gen.status()
     assert status.lease_state == "released" and not status.healthy

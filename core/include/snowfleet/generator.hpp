@@ -165,7 +165,7 @@ class Generator {
 
   alignas(64) std::atomic<uint64_t> rewinds_seen_{0};
   std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0}, ms_borrowed_{0},
-      mark_writes_{0}, lease_refusals_{0};
+      mark_writes_{0}, lease_refusals_{0}, mark_write_failures_{0}, lease_renewal_failures_{0};
 };
 
 }  // namespace snowfleet

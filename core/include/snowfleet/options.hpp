@@ -144,27 +144,39 @@ GeneratorOptions resolve_options(GeneratorArgs args);
   X(uint64_t, mark_writes, "markWrites", 0,                                                    \
     "Leased node ids: high-water marks persisted (about two a second while minting, plus one " \
     "at close()). 0 without a lease.")                                                         \
-  X(uint64_t, lease_refusals, "leaseRefusals", 0, "Calls refused with LeaseLost.")
+  X(uint64_t, lease_refusals, "leaseRefusals", 0, "Calls refused with LeaseLost.")             \
+  X(uint64_t, mark_write_failures, "markWriteFailures", 0,                                     \
+    "Leased node ids: high-water mark writes that failed (disk full, registry unwritable, "    \
+    "store unreachable); retried every tick. Calls past the persisted mark are refused while " \
+    "they fail. 0 without a lease.")                                                           \
+  X(uint64_t, lease_renewal_failures, "leaseRenewalFailures", 0,                               \
+    "etcd: keepalives that failed (store unreachable or refusing); the lease goes "            \
+    "'unconfirmed' at its local deadline if none succeeds. 0 for 'local' (its lock cannot "    \
+    "expire) and without a lease.")
 
 /// Status: whether the generator can issue ids right now; a service maps !healthy to 503.
-#define SNOWFLEET_STATUS_FIELDS(X)                                                             \
-  X(bool, healthy, "healthy", false, "True when a call now would be served.")                  \
-  X(std::string, reason, "reason", "", "Why not, in words; empty when healthy.")               \
-  X(int64_t, wall_ms, "wallMs", 0, "The wall reading taken for this status, Unix ms.")         \
-  X(int64_t, last_ms, "lastMs", -1, "Unix ms of the last issued id (-1 before the first).")    \
-  X(int64_t, drift_ms, "driftMs", 0,                                                           \
-    "max(0, last_ms - wall_ms): how far the generator runs ahead of the wall clock.")          \
-  X(int64_t, node_id, "nodeId", 0, "The node id in every id.")                                 \
-  X(Mode, mode, "mode", Mode::kStrict, "'strict' or 'monotonic'.")                             \
-  X(LeaseState, lease_state, "leaseState", LeaseState::kNone,                                  \
-    "'none' unless the node id is leased ('local', 'etcd'); then 'held', 'unconfirmed' "       \
-    "(etcd, past the local deadline), 'lost' or 'released' (after close()).")                  \
-  X(int64_t, mark_ms, "markMs", -1,                                                            \
-    "The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id " \
-    "at or below it. -1 without a lease.")                                                     \
-  X(int64_t, lease_expires_in_ms, "leaseExpiresInMs", -1,                                      \
-    "etcd: ms until the local lease deadline (negative once past it). -1 when the lease "      \
-    "cannot expire while the process lives ('local') or there is no lease.")
+#define SNOWFLEET_STATUS_FIELDS(X)                                                              \
+  X(bool, healthy, "healthy", false, "True when a call now would be served.")                   \
+  X(std::string, reason, "reason", "", "Why not, in words; empty when healthy.")                \
+  X(int64_t, wall_ms, "wallMs", 0, "The wall reading taken for this status, Unix ms.")          \
+  X(int64_t, last_ms, "lastMs", -1, "Unix ms of the last issued id (-1 before the first).")     \
+  X(int64_t, drift_ms, "driftMs", 0,                                                            \
+    "max(0, last_ms - wall_ms): how far the generator runs ahead of the wall clock.")           \
+  X(int64_t, node_id, "nodeId", 0, "The node id in every id.")                                  \
+  X(Mode, mode, "mode", Mode::kStrict, "'strict' or 'monotonic'.")                              \
+  X(LeaseState, lease_state, "leaseState", LeaseState::kNone,                                   \
+    "'none' unless the node id is leased ('local', 'etcd'); then 'held', 'unconfirmed' "        \
+    "(etcd, past the local deadline), 'lost' or 'released' (after close()).")                   \
+  X(int64_t, mark_ms, "markMs", -1,                                                             \
+    "The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id "  \
+    "at or below it. -1 without a lease.")                                                      \
+  X(int64_t, lease_expires_in_ms, "leaseExpiresInMs", -1,                                       \
+    "etcd: ms until the local lease deadline (negative once past it). -1 when the lease "       \
+    "cannot expire while the process lives ('local') or there is no lease.")                    \
+  X(int64_t, mark_headroom_ms, "markHeadroomMs", -1,                                            \
+    "How far the persisted mark runs ahead of the later of last_ms and wall_ms, in ms (0 when " \
+    "it does not: calls wait for a mark write, and refuse while writes fail). -1 without a "    \
+    "lease.")
 
 #define SNOWFLEET_X_FIELD(type, name, camel, init, doc) type name = init;
 /// Counters, monotonically increasing over the generator's life (SNOWFLEET_STATS_FIELDS).

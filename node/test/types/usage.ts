@@ -39,6 +39,8 @@ const status: Status = gen.status();
 const healthy: boolean = status.healthy;
 const lease: LeaseState = status.leaseState;
 const mark: number = status.markMs + status.leaseExpiresInMs + stats.markWrites + stats.leaseRefusals;
+const alert: number =
+  status.markHeadroomMs + stats.markWriteFailures + stats.leaseRenewalFailures;
 const node: number = gen.nodeId;
 const drift: number = gen.driftMs;
 gen.close();
@@ -100,4 +102,4 @@ decode(true);
 // @ts-expect-error leaseState is a closed set
 const badLease: 'expired' = status.leaseState;
 
-void [split, batch, later, waited, healthy, lease, mark, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
+void [split, batch, later, waited, healthy, lease, mark, alert, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];

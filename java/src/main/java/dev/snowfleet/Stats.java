@@ -14,6 +14,12 @@ package dev.snowfleet;
  * @param markWrites leased node ids: high-water marks persisted (about one a second while
  *     minting, plus one at close()); 0 without a lease
  * @param leaseRefusals calls refused with {@link LeaseLostException}
+ * @param markWriteFailures leased node ids: high-water mark writes that failed (disk full,
+ *     registry unwritable, store unreachable), retried every tick; 0 without a lease
+ * @param leaseRenewalFailures etcd: keepalives that failed (the lease goes
+ *     {@link LeaseState#UNCONFIRMED} at its local deadline if none succeeds); 0 for "local"
+ *     and without a lease
  */
 public record Stats(long idsIssued, long rewindsSeen, long waits, long waitedNsTotal,
-        long waitedNsMax, long refusals, long msBorrowed, long markWrites, long leaseRefusals) {}
+        long waitedNsMax, long refusals, long msBorrowed, long markWrites, long leaseRefusals,
+        long markWriteFailures, long leaseRenewalFailures) {}

@@ -15,6 +15,9 @@ package dev.snowfleet;
  *     issues an id at or below it; -1 without a lease
  * @param leaseExpiresInMs etcd: ms until the local lease deadline (negative once past it);
  *     -1 when the lease cannot expire while the process lives ("local") or there is no lease
+ * @param markHeadroomMs how far the persisted mark runs ahead of the later of lastMs and
+ *     wallMs (0 when it does not: calls wait for a mark write); -1 without a lease
  */
 public record Status(boolean healthy, String reason, long wallMs, long lastMs, long driftMs,
-        long nodeId, Mode mode, LeaseState leaseState, long markMs, long leaseExpiresInMs) {}
+        long nodeId, Mode mode, LeaseState leaseState, long markMs, long leaseExpiresInMs,
+        long markHeadroomMs) {}

@@ -39,7 +39,7 @@ class FieldsTest {
     void statusComponentsAreTheCoresFieldsInOrder() {
         assertEquals(core(SnowfleetNative.statusFieldCount(), SnowfleetNative::statusFieldCamel),
                 components(Status.class));
-        assertEquals("lease_expires_in_ms",
+        assertEquals("mark_headroom_ms",
                 SnowfleetNative.statusFieldName(SnowfleetNative.statusFieldCount() - 1));
     }
 
@@ -53,6 +53,8 @@ class FieldsTest {
             Stats s = g.stats();
             assertEquals(3, s.idsIssued());
             assertEquals(0, s.refusals());
+            assertEquals(0, s.markWriteFailures());
+            assertEquals(0, s.leaseRenewalFailures());
             Status st = g.status();
             assertEquals(true, st.healthy());
             assertEquals("", st.reason());
@@ -64,6 +66,7 @@ class FieldsTest {
             assertEquals(LeaseState.NONE, st.leaseState());
             assertEquals(-1, st.markMs());
             assertEquals(-1, st.leaseExpiresInMs());
+            assertEquals(-1, st.markHeadroomMs());
         }
     }
 }

@@ -73,6 +73,10 @@ class GeneratorTest {
         Stats stats = g.stats();
         assertTrue(stats.markWrites() >= 1);
         assertEquals(0, stats.leaseRefusals());
+        assertEquals(0, stats.markWriteFailures());
+        assertEquals(0, stats.leaseRenewalFailures(), "a local lease is never renewed");
+        // The mark runs ahead of the ids (about a second, written again at half that).
+        assertTrue(s.markHeadroomMs() > 0 && s.markHeadroomMs() <= 2000, "headroom " + s.markHeadroomMs());
         g.close();  // lowers the mark to the last issued ms: one more write
         s = g.status();
         assertEquals(LeaseState.RELEASED, s.leaseState());

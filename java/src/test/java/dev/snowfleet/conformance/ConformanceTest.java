@@ -463,6 +463,8 @@ class ConformanceTest {
                     actual.put("ms_borrowed", s.msBorrowed());
                     actual.put("mark_writes", s.markWrites());
                     actual.put("lease_refusals", s.leaseRefusals());
+                    actual.put("mark_write_failures", s.markWriteFailures());
+                    actual.put("lease_renewal_failures", s.leaseRenewalFailures());
                 };
                 break;
             case "status":
@@ -476,6 +478,7 @@ class ConformanceTest {
                     actual.put("lease_state", s.leaseState().text());
                     actual.put("mark_ms", s.markMs());
                     actual.put("lease_expires_in_ms", s.leaseExpiresInMs());
+                    actual.put("mark_headroom_ms", s.markHeadroomMs());
                     assertEquals(s.healthy(), s.reason().isEmpty(), what + ": reason '" + s.reason() + "'");
                 };
                 break;
