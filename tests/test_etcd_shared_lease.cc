@@ -65,10 +65,9 @@ int64_t ttl_of(const std::string& lease) {
 }
 
 int64_t keys_under(const std::string& prefix) {
-  const std::string out = run("ETCDCTL_API=3 etcdctl --endpoints " + endpoint() +
-                              " get --prefix --count-only " + prefix + "/slots/ -w json");
-  const size_t at = out.find("\"count\":");
-  return at == std::string::npos ? 0 : std::atoll(out.c_str() + at + 8);
+  return std::atoll(run("ETCDCTL_API=3 etcdctl --endpoints " + endpoint() + " get --prefix --keys-only " +
+                        prefix + "/slots/ | grep -c /slots/")
+                        .c_str());
 }
 
 bool eventually(const std::function<bool()>& done) {

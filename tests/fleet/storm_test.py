@@ -34,7 +34,7 @@ POLYGLOT = os.environ.get("FLEET_POLYGLOT") == "1"
 # Generators per process by language (the C++ workers take whatever is left), CLI runs.
 SPREAD = {"python": [64, 64], "node": [32, 32], "java": [48, 48]} if POLYGLOT else {}
 CLI_RUNS = 8
-BUDGET_S = 10.0  # the target for the whole storm
+BUDGET_S = float(os.environ.get("STORM_BUDGET_S", "10"))  # the target for the storm
 
 
 def storm_cmd(lang, source, count, start_at):
