@@ -144,11 +144,12 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     if (!shared_) return;
     shared_->detach(this);
     // The lease lives on for this process's other slots: delete our key, so the slot is
-    // free at once. When the store did not answer the last keepalive, it would not answer
-    // this either: the key then goes with the lease, by its TTL, if nobody renews it.
+    // free at once. When the store failed our last request (keepalive or mark), it would
+    // likely fail this too and close() would wait out its timeout: the key then goes with
+    // the lease (revoked by the last release, or expired after the process ends).
     if (!slot_key_.empty() && problem().empty() && !lost()) {
       try {
-        give_back(slot_key_, create_revision_);
+        give_back(slot_key_, create_revision_, 1000);
       } catch (...) {
       }
     }
@@ -300,14 +301,15 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   }
 
   // Deletes a slot key we created at `revision` (a slot we will not keep).
-  void give_back(const std::string& key, int64_t revision) {
+  void give_back(const std::string& key, int64_t revision, long timeout_ms = -1) {
     const json txn = {
         {"compare", json::array({{{"key", b64(key)},
                                   {"target", "CREATE"},
                                   {"result", "EQUAL"},
                                   {"create_revision", std::to_string(revision)}}})},
         {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    http_.post("/v3/kv/txn", txn, request_ms_);  // failing that, our lease deletes it
+    const ProcessLease::RequestTurn turn(*shared_);
+    http_.post("/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms);  // or the lease will
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence
