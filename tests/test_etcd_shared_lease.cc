@@ -65,8 +65,8 @@ int64_t ttl_of(const std::string& lease) {
 }
 
 int64_t keys_under(const std::string& prefix) {
-  return std::atoll(run("ETCDCTL_API=3 etcdctl --endpoints " + endpoint() + " get --prefix --keys-only " +
-                        prefix + "/slots/ | grep -c /slots/")
+  return std::atoll(run("ETCDCTL_API=3 etcdctl --endpoints " + endpoint() +
+                        " get --prefix --keys-only " + prefix + "/slots/ | grep -c /slots/")
                         .c_str());
 }
 
@@ -105,8 +105,8 @@ TEST_CASE("etcd: the slots of one process share one lease; the last release revo
   const std::string id = *ids.begin();
   CHECK(keys_under(prefix) == 8);
   // A different TTL is a different lease (its keys must expire on their own schedule).
-  auto other = detail::claim_etcd("etcd://" + endpoint() + "/" + prefix + "?ttl=4", Layout(),
-                                  clock);
+  auto other =
+      detail::claim_etcd("etcd://" + endpoint() + "/" + prefix + "?ttl=4", Layout(), clock);
   CHECK(lease_of(*other) != id);
   other->release();
 
@@ -192,8 +192,8 @@ TEST_CASE("etcd: keys under the prefix that are not slots neither crash nor take
     FAIL("a second claimant got the only slot");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
-    CHECK(std::string(e.what()).find("no free node id under " + prefix + "/slots/ (1 of 1 slots held)") !=
-          std::string::npos);
+    CHECK(std::string(e.what()).find("no free node id under " + prefix +
+                                     "/slots/ (1 of 1 slots held)") != std::string::npos);
   }
   a->release();
 }

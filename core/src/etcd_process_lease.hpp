@@ -120,7 +120,7 @@ class ProcessLease {
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
-  std::mutex mu_;        // holders_, stop_, failing_
+  std::mutex mu_;  // holders_, stop_, failing_
   std::condition_variable cv_;
   std::vector<LeaseHolder*> holders_;
   int64_t deadline_ = INT64_MIN;

@@ -82,8 +82,9 @@ ClaimReply read_claim_reply(const json& reply) {
   // the slot's history, which must never be read as "none".
   const json& range = field(item(field(reply, "responses"), 1), "response_range");
   if (!range.is_object())
-    throw Refused("malformed etcd reply: the claim's answer has no responses[1].response_range "
-                  "(the slot's mark could not be read)");
+    throw Refused(
+        "malformed etcd reply: the claim's answer has no responses[1].response_range "
+        "(the slot's mark could not be read)");
   const json& kvs = field(range, "kvs");
   if (kvs.is_array() && !kvs.empty()) {
     const json& value = field(kvs[0], "value");

@@ -169,15 +169,14 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     const int64_t slots = layout.max_node_id() + 1;
     std::string end = slots_dir;
     end.back() = static_cast<char>(end.back() + 1);  // range end: "<prefix>/slots0"
-    const json held_range = {
-        {"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}};
+    const json held_range = {{"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}};
     // What this process knows of the held slots, shared by its claims on this store. Only
     // reads of the held slots happen under the lock (so a storm of this process's claims
     // reads once); the compare-and-swaps run in parallel, each on a slot no other claim of
     // this process has picked.
     ProcessLease::HeldSlots* known = nullptr;
     std::mutex& mu = shared_->claim_state(&known);
-    bool fresh = false;  // `known->held` was read during this claim
+    bool fresh = false;           // `known->held` was read during this claim
     const auto read_held = [&] {  // under mu
       const ProcessLease::RequestTurn turn(*shared_);
       known->held =
@@ -209,8 +208,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
             if (!known->held.count(n) && !known->claiming.count(n) && !skipped.count(n) &&
                 (!usable || usable(n)))
               free.push_back(n);
-          return free.empty() ? -1
-                              : free[std::uniform_int_distribution<size_t>(0, free.size() - 1)(rng)];
+          return free.empty()
+                     ? -1
+                     : free[std::uniform_int_distribution<size_t>(0, free.size() - 1)(rng)];
         };
         slot = pick();
         if (slot < 0 && !fresh) {
@@ -225,17 +225,16 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       }
       const std::string key = slots_dir + etcd::slot_text(slot);
       const std::string mark_key = cfg_.prefix + "/marks/" + etcd::slot_text(slot);
-      const json txn = {
-          {"compare", json::array({{{"key", b64(key)},
-                                    {"target", "CREATE"},
-                                    {"result", "EQUAL"},
-                                    {"create_revision", "0"}}})},
-          {"success", json::array({{{"request_put",
-                                     {{"key", b64(key)},
-                                      {"value", b64(holder)},
-                                      {"lease", std::to_string(shared_->id())}}}},
-                                   {{"request_range", {{"key", b64(mark_key)}}}}})},
-          {"failure", json::array({{{"request_range", held_range}}})}};
+      const json txn = {{"compare", json::array({{{"key", b64(key)},
+                                                  {"target", "CREATE"},
+                                                  {"result", "EQUAL"},
+                                                  {"create_revision", "0"}}})},
+                        {"success", json::array({{{"request_put",
+                                                   {{"key", b64(key)},
+                                                    {"value", b64(holder)},
+                                                    {"lease", std::to_string(shared_->id())}}}},
+                                                 {{"request_range", {{"key", b64(mark_key)}}}}})},
+                        {"failure", json::array({{{"request_range", held_range}}})}};
       etcd::ClaimReply got;
       json reply;
       try {
@@ -271,8 +270,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
           unreadable = !got.mark_readable
                            ? "the mark key " + mark_key + " holds " + quote(got.mark_text) +
                                  ", not a Unix ms"
-                           : "the mark key " + mark_key + " holds " +
-                                 std::to_string(got.mark_ms) +
+                           : "the mark key " + mark_key + " holds " + std::to_string(got.mark_ms) +
                                  ", past the last millisecond of layout " + layout.to_string();
         give_back(key, got.revision);
         skipped.insert(slot);
@@ -289,25 +287,23 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       deadline_.store(shared_->attach(this), std::memory_order_release);
       return;
     }
-    std::string msg = cfg_.node >= 0 ? quoted + ": slot " + std::to_string(cfg_.node) +
-                                           " under " + slots_dir +
-                                           (unreadable.empty() ? " is held by another process"
-                                                               : " is not available")
-                                     : quoted + ": no free node id under " + slots_dir + " (" +
-                                           std::to_string(held_count) + " of " +
-                                           std::to_string(slots) + " slots held)";
+    std::string msg =
+        cfg_.node >= 0
+            ? quoted + ": slot " + std::to_string(cfg_.node) + " under " + slots_dir +
+                  (unreadable.empty() ? " is held by another process" : " is not available")
+            : quoted + ": no free node id under " + slots_dir + " (" + std::to_string(held_count) +
+                  " of " + std::to_string(slots) + " slots held)";
     if (!unreadable.empty()) msg += "; skipped: " + unreadable;
     throw Error(ErrorKind::kNodeIdUnavailable, msg);
   }
 
   // Deletes a slot key we created at `revision` (a slot we will not keep).
   void give_back(const std::string& key, int64_t revision, long timeout_ms = -1) {
-    const json txn = {
-        {"compare", json::array({{{"key", b64(key)},
-                                  {"target", "CREATE"},
-                                  {"result", "EQUAL"},
-                                  {"create_revision", std::to_string(revision)}}})},
-        {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
+    const json txn = {{"compare", json::array({{{"key", b64(key)},
+                                                {"target", "CREATE"},
+                                                {"result", "EQUAL"},
+                                                {"create_revision", std::to_string(revision)}}})},
+                      {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
     const ProcessLease::RequestTurn turn(*shared_);
     http_.post("/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms);  // or the lease will
   }
@@ -357,4 +353,3 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& lay
 
 }  // namespace detail
 }  // namespace snowfleet
-
