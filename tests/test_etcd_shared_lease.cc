@@ -87,13 +87,20 @@ TEST_CASE("etcd: the slots of one process share one lease; the last release revo
   std::vector<std::shared_ptr<detail::NodeLease>> leases;
   std::vector<std::thread> claimers;
   std::mutex mu;
+  std::vector<std::string> failures;
   for (int i = 0; i < 8; ++i)
     claimers.emplace_back([&] {
-      auto l = detail::claim_etcd(src, Layout(), clock);
-      std::lock_guard<std::mutex> lock(mu);
-      leases.push_back(l);
+      try {
+        auto l = detail::claim_etcd(src, Layout(), clock);
+        std::lock_guard<std::mutex> lock(mu);
+        leases.push_back(l);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        failures.push_back(e.what());
+      }
     });
   for (auto& t : claimers) t.join();
+  REQUIRE(failures.empty());
   std::set<int64_t> nodes;
   std::set<std::string> ids;
   for (auto& l : leases) {
