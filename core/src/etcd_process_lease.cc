@@ -134,9 +134,17 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease) : lease_(lease) {
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind) : lease_(lease) {
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
-  lease_.turn_cv_.wait(lock, [this] { return lease_.in_flight_ < kRequestsInFlight; });
+  if (kind == kClaim) {
+    ++lease_.claims_waiting_;
+    lease_.turn_cv_.wait(lock, [this] { return lease_.in_flight_ < kRequestsInFlight; });
+    --lease_.claims_waiting_;
+  } else {
+    lease_.turn_cv_.wait(lock, [this] {
+      return lease_.in_flight_ < kRequestsInFlight && lease_.claims_waiting_ == 0;
+    });
+  }
   ++lease_.in_flight_;
 }
 
@@ -145,7 +153,7 @@ ProcessLease::RequestTurn::~RequestTurn() {
     std::lock_guard<std::mutex> lock(lease_.turn_mu_);
     --lease_.in_flight_;
   }
-  lease_.turn_cv_.notify_one();
+  lease_.turn_cv_.notify_all();  // a mark waiting behind claims must see the last one leave
 }
 
 int64_t ProcessLease::attach(LeaseHolder* holder) {

@@ -79,10 +79,13 @@ class ProcessLease {
   };
   /// A turn to send a claim or mark request: at most kRequestsInFlight at once per process
   /// and store. A storm of this process's generators then queues here, not in etcd, whose
-  /// latency (and so every request's timeout) stays that of a few requests.
+  /// latency (and so every request's timeout) stays that of a few requests. Claims go
+  /// first: a held generator's keeper writes its mark ahead of need (twice a second, even
+  /// idle), so a claim that waited behind every holder's keeper would wait for nothing.
   class RequestTurn {
    public:
-    explicit RequestTurn(ProcessLease& lease);
+    enum Kind { kClaim, kMark };
+    RequestTurn(ProcessLease& lease, Kind kind);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
@@ -120,6 +123,7 @@ class ProcessLease {
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
+  int claims_waiting_ = 0;
   std::mutex mu_;  // holders_, stop_, failing_
   std::condition_variable cv_;
   std::vector<LeaseHolder*> holders_;

@@ -116,7 +116,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                         {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
     bool succeeded = false;
     try {
-      const ProcessLease::RequestTurn turn(*shared_);
+      const ProcessLease::RequestTurn turn(*shared_, first_mark_written_
+                                                         ? ProcessLease::RequestTurn::kMark
+                                                         : ProcessLease::RequestTurn::kClaim);
       const json t = http_.post("/v3/kv/txn", txn, request_ms_);
       succeeded = t.value("succeeded", false);
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
@@ -130,6 +132,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       throw Error(ErrorKind::kLeaseLost, problem());
     }
     mark_ms_.store(mark_ms, std::memory_order_release);
+    first_mark_written_ = true;
   }
 
   int64_t mark_lead_ms() const noexcept override { return cfg_.ttl_s * 1000; }
@@ -178,7 +181,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     std::mutex& mu = shared_->claim_state(&known);
     bool fresh = false;           // `known->held` was read during this claim
     const auto read_held = [&] {  // under mu
-      const ProcessLease::RequestTurn turn(*shared_);
+      const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
       known->held =
           etcd::held_slots(http_.post("/v3/kv/range", held_range, request_ms_), slots_dir, slots);
       known->slots = slots;
@@ -239,7 +242,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       json reply;
       try {
         {
-          const ProcessLease::RequestTurn turn(*shared_);
+          const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
           reply = http_.post("/v3/kv/txn", txn, request_ms_);
         }
         got = etcd::read_claim_reply(reply);
@@ -304,7 +307,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    const ProcessLease::RequestTurn turn(*shared_);
+    const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
     http_.post("/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms);  // or the lease will
   }
 
@@ -337,6 +340,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   bool released_ = false;
   std::atomic<uint64_t> cancel_gen_{0};  // see Cancel (the Http handle keeps its address)
   bool abandoned_ = false;
+  bool first_mark_written_ = false;  // the constructor's write is part of the claim
 };
 
 }  // namespace
