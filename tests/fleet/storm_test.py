@@ -10,7 +10,9 @@ Prints the storm's figures: wall time until every claimant held a slot, claim la
 (read from etcd's own gRPC counters, so every language is counted alike).
 
 Run by scripts/test-fleet.sh; starts a private etcd. Environment as fleet_test.py, plus
-STORM_WORKER (tests/storm_worker.cc), SNOWFLEET_CLI, STORM_TTL (default 5).
+STORM_WORKER (tests/storm_worker.cc), SNOWFLEET_CLI, STORM_TTL (default 5), STORM_BUDGET_S
+(default 10: the issue's target), STORM_LANGS (which of python,node,java take part when
+FLEET_POLYGLOT=1; default all).
 """
 import os
 import re
@@ -32,7 +34,10 @@ LAYOUT = "41.10.12@1704067200000"
 SLOTS = 1024
 POLYGLOT = os.environ.get("FLEET_POLYGLOT") == "1"
 # Generators per process by language (the C++ workers take whatever is left), CLI runs.
+# STORM_LANGS narrows it (e.g. "python"); the default is every language built.
 SPREAD = {"python": [64, 64], "node": [32, 32], "java": [48, 48]} if POLYGLOT else {}
+if os.environ.get("STORM_LANGS"):
+    SPREAD = {k: v for k, v in SPREAD.items() if k in os.environ["STORM_LANGS"].split(",")}
 CLI_RUNS = 8
 BUDGET_S = float(os.environ.get("STORM_BUDGET_S", "10"))  # the issue's target for the storm
 
