@@ -11,9 +11,8 @@
 //
 // usage: storm_worker --source SPEC [--generators N] [--layout L] [--start-at UNIX_MS]
 //                     [--hold-seconds S]
-// Holds until SIGTERM, end of stdin, or --hold-seconds (default 60); then closes everything
+// Holds until SIGTERM or --hold-seconds (default 60); then closes everything
 // and exits 0.
-#include <poll.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,15 +107,9 @@ int main(int argc, char** argv) {
     std::printf("%s\n", line.c_str());
   }
   std::fflush(stdout);
-  // Hold every slot until told to stop (SIGTERM, stdin closed) or the hold runs out.
+  // Hold every slot until told to stop (SIGTERM) or the hold runs out.
   const int64_t end = wall_ms() + static_cast<int64_t>(hold * 1000);
-  while (!g_stop && wall_ms() < end) {
-    pollfd p{0, POLLIN, 0};
-    if (poll(&p, 1, 50) > 0) {
-      char buf[64];
-      if (read(0, buf, sizeof buf) <= 0) break;
-    }
-  }
+  while (!g_stop && wall_ms() < end) usleep(20000);
   for (auto& g : gens)
     if (g) g->close();
   std::printf("closed\n");

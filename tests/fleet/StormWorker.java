@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Claim-storm worker, Java: N threads each build a generator on one node source at one agreed
- * instant and hold the slots until stdin closes (or SIGTERM). Same line protocol as
+ * instant and hold the slots until SIGTERM (or 120 s). Same line protocol as
  * tests/storm_worker.cc.
  *
  * <pre>java -cp snowfleet.jar StormWorker.java SOURCE GENERATORS LAYOUT START_AT_UNIX_MS</pre>
@@ -52,15 +52,18 @@ public class StormWorker {
         out.println("ready " + gens.size() + " " + refused[0]);
         for (Generator g : gens) {
             StringBuilder line = new StringBuilder("ids ").append(System.currentTimeMillis());
-            for (long id : g.nextIds(4)) line.append(' ').append(id);
+            try {
+                for (long id : g.nextIds(4)) line.append(' ').append(id);
+            } catch (SnowfleetException e) { // a held slot refusing (fenced); keep holding
+                line = new StringBuilder("error " + e.code() + " 0 " + e.getMessage());
+            }
             out.println(line);
         }
         out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             for (Generator g : gens) g.close();
         }));
-        while (System.in.read() >= 0) {
-        }
+        Thread.sleep(120_000);
         for (Generator g : gens) g.close();
         out.println("closed");
         out.flush();

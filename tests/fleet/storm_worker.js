@@ -1,7 +1,7 @@
 'use strict';
 // Claim-storm worker, Node: constructs N generators on one node source from an agreed
 // instant (one after another: the constructor is synchronous) and holds the slots until
-// stdin closes (or SIGTERM). Same line protocol as tests/storm_worker.cc.
+// SIGTERM (or 120 s). Same line protocol as tests/storm_worker.cc.
 //   node storm_worker.js SOURCE GENERATORS LAYOUT START_AT_UNIX_MS
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,12 +26,17 @@ for (let i = 0; i < Number(count); ++i) {
   }
 }
 out(`ready ${gens.length} ${refused}`);
-for (const g of gens) out(`ids ${Date.now()} ${Array.from(g.nextIds(4)).join(' ')}`);
+for (const g of gens) {
+  try {
+    out(`ids ${Date.now()} ${Array.from(g.nextIds(4)).join(' ')}`);
+  } catch (e) {
+    out(`error ${e.code} 0 ${e.message}`); // a held slot refusing (fenced); keep holding
+  }
+}
 const finish = () => {
   for (const g of gens) g.close();
   out('closed');
   process.exit(0);
 };
 process.on('SIGTERM', finish);
-process.stdin.on('end', finish);
-process.stdin.resume();
+setTimeout(finish, 120000);

@@ -1,5 +1,5 @@
 """Claim-storm worker, Python: N threads each construct a generator on one node source at
-one agreed instant and hold the slots until stdin closes (or SIGTERM). Same line protocol
+one agreed instant and hold the slots until SIGTERM (or 120 s). Same line protocol
 as tests/storm_worker.cc:
 
     python storm_worker.py SOURCE GENERATORS LAYOUT START_AT_UNIX_MS
@@ -12,7 +12,8 @@ import time
 import snowfleet
 
 source, count, layout, start_at = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-signal.signal(signal.SIGTERM, lambda *_: sys.stdin.close())
+stop = threading.Event()
+signal.signal(signal.SIGTERM, lambda *_: stop.set())
 lock = threading.Lock()
 gens, refused = [], 0
 
@@ -46,11 +47,11 @@ for t in threads:
     t.join()
 out(f"ready {len(gens)} {refused}")
 for g in gens:
-    out(f"ids {time.time_ns() // 1_000_000} {' '.join(map(str, g.next_ids(4)))}")
-try:
-    sys.stdin.read()
-except ValueError:  # closed by SIGTERM
-    pass
+    try:
+        out(f"ids {time.time_ns() // 1_000_000} {' '.join(map(str, g.next_ids(4)))}")
+    except snowfleet.SnowfleetError as e:  # a held slot refusing (fenced); keep holding
+        out(f"error {e.code} 0 {e}")
+stop.wait(120)
 for g in gens:
     g.close()
 out("closed")
