@@ -22,6 +22,7 @@
       "core/src/codec.cc",
       "core/src/etcd_base64.cc",
       "core/src/etcd_http.cc",
+      "core/src/etcd_process_lease.cc",
       "core/src/etcd_reply.cc",
       "core/src/etcd_spec.cc",
       "core/src/errors.cc",

@@ -6,7 +6,8 @@
 #   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
 #     including Python, Node and Java processes sharing one local registry (the packages
-#     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0);
+#     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0), and the etcd claim
+#     storm (tests/fleet/storm_test.py, with those languages' storm workers too);
 #   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
 #     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
 #     network namespaces), every worker's history checked by history_check.py;
@@ -35,8 +36,8 @@ build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
-cmake --build "$build" --target snowfleet_tests fleet_worker outage_probe budget_probe close_probe \
-  snowfleet >/dev/null
+cmake --build "$build" --target snowfleet_tests fleet_worker storm_worker outage_probe budget_probe \
+  close_probe snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
 etcd_pid=""
@@ -86,6 +87,11 @@ section "fleet: fault suite: a three-member etcd cluster, partitions (histories 
 python3 tests/fleet/history_check_test.py
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fault_test.py
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/partition_test.py
+
+section "fleet: etcd claim storm (1,024 claimants on one prefix; target 10 s, printed)"
+STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
+  FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) \
+  timeout 180 python3 tests/fleet/storm_test.py
 
 section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
 for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_test etcd_wipe_test; do

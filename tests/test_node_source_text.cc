@@ -279,6 +279,16 @@ TEST_CASE("etcd: a range reply lists the held slots; a key outside the range is 
                                        {{"key", "c25vd2ZsZWV0L3Nsb3RzL2p1bms="}}})}};
   CHECK(etcd::held_slots(r, dir) == std::set<int64_t>{7, 12});
   CHECK(etcd::held_slots(json::object(), dir).empty());
+  // Only keys spelled as ours are our slots: "7" and "00012" are not slots 7 and 12 (before,
+  // an unrelated "00000" beside a one-slot layout made it "2 of 1 slots held"), nor is a
+  // slot past the layout.
+  const auto key = [](const std::string& k) { return json{{"key", etcd::b64(k)}}; };
+  const json others = {{"kvs", json::array({key(dir + "7"), key(dir + "00012"), key(dir + "0003"),
+                                            key(dir + "1024"), key(dir + "16383")})}};
+  CHECK(etcd::held_slots(others, dir, 1024) == std::set<int64_t>{3});
+  CHECK(etcd::held_slots(others, dir, 16384) == std::set<int64_t>{3, 1024, 16383});
+  CHECK(etcd::slot_text(7) == "0007");
+  CHECK(etcd::slot_text(16383) == "16383");
   // "snow": the old reader took substr past its end and failed with std::out_of_range.
   const json outside = {{"kvs", json::array({{{"key", "c25vdw=="}}})}};
   const auto refused = [&](const json& reply) {

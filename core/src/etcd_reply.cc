@@ -43,7 +43,13 @@ const json& item(const json& j, size_t i) {
   return j.is_array() && i < j.size() ? j[i] : null;
 }
 
-std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir) {
+std::string slot_text(int64_t slot) {
+  std::string n = std::to_string(slot);
+  if (n.size() < 4) n.insert(0, 4 - n.size(), '0');
+  return n;
+}
+
+std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir, int64_t slots) {
   std::set<int64_t> held;
   const json& kvs = field(reply, "kvs");  // absent when no slot is held
   if (kvs.is_null()) return held;
@@ -54,8 +60,9 @@ std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir) {
     if (k.compare(0, slots_dir.size(), slots_dir) != 0)
       throw Refused("malformed etcd reply: a range over " + slots_dir + " listed " +
                     kv.dump().substr(0, 80));
+    const std::string_view name = std::string_view(k).substr(slots_dir.size());
     int64_t n;
-    if (parse_uint(std::string_view(k).substr(slots_dir.size()), &n)) held.insert(n);
+    if (parse_uint(name, &n) && n < slots && name == slot_text(n)) held.insert(n);
   }
   return held;
 }
@@ -75,8 +82,9 @@ ClaimReply read_claim_reply(const json& reply) {
   // the slot's history, which must never be read as "none".
   const json& range = field(item(field(reply, "responses"), 1), "response_range");
   if (!range.is_object())
-    throw Refused("malformed etcd reply: the claim's answer has no responses[1].response_range "
-                  "(the slot's mark could not be read)");
+    throw Refused(
+        "malformed etcd reply: the claim's answer has no responses[1].response_range "
+        "(the slot's mark could not be read)");
   const json& kvs = field(range, "kvs");
   if (kvs.is_array() && !kvs.empty()) {
     const json& value = field(kvs[0], "value");

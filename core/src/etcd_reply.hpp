@@ -32,10 +32,16 @@ const nlohmann::json& field(const nlohmann::json& j, const char* key);
 /// j[i], or null when j is not an array or is shorter.
 const nlohmann::json& item(const nlohmann::json& j, size_t i);
 
-/// The slots that a range reply over `slots_dir` ("<prefix>/slots/", keys only) lists as
-/// held. Keys under it that are not a slot number are not slots; a key outside it, or a
-/// reply of the wrong shape, throws Refused.
-std::set<int64_t> held_slots(const nlohmann::json& reply, const std::string& slots_dir);
+/// A slot's name under "<prefix>/slots/" and "<prefix>/marks/": at least four digits,
+/// zero-padded ("0007", "1023", "16383").
+std::string slot_text(int64_t slot);
+
+/// The slots below `slots` that a range reply over `slots_dir` ("<prefix>/slots/", keys
+/// only) lists as held. Keys under it that are not spelled as slot_text() spells a slot
+/// below `slots` ("junk", "7", "00007", "4096" on a 12-bit layout) are not our slots and are
+/// ignored; a key outside it, or a reply of the wrong shape, throws Refused.
+std::set<int64_t> held_slots(const nlohmann::json& reply, const std::string& slots_dir,
+                             int64_t slots = INT64_MAX);
 
 /// What the reply to a claim transaction says (EtcdLease::claim: if the slot key was never
 /// created, put it with our lease and read the slot's mark key, in one revision).

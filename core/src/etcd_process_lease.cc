@@ -1,0 +1,222 @@
+// One etcd lease per process and store (etcd_process_lease.hpp).
+//
+//   grant:     POST /v3/lease/grant {TTL}, once, by the first claimant of this process for
+//              the store; the others wait for it and share it.
+//   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive.
+//              A success moves every holder's deadline to (send time + TTL - margin); a
+//              reply without TTL means etcd expired the lease: every holder is lost.
+//   revoke:    when the last holder lets go (the slot keys on the lease go with it).
+#include "etcd_process_lease.hpp"
+
+#if SNOWFLEET_HAVE_ETCD
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <new>
+
+#include "etcd_reply.hpp"
+#include "internal.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+
+namespace {
+
+// The process's leases by store. Built anew in a forked child (a parent thread may have
+// held the mutex at the fork; the leases listed are the parent's), the old one leaked.
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, std::weak_ptr<ProcessLease>> leases;
+};
+Registry* g_registry = nullptr;
+
+Registry& registry() {
+  static const int once = [] {
+    g_registry = new Registry();
+    pthread_atfork(nullptr, nullptr, [] { g_registry = new Registry(); });
+    return 0;
+  }();
+  (void)once;
+  return *g_registry;
+}
+
+// Everything that makes two specs the same store to etcd and the same lease to us. The
+// clock too: the deadline lives on it (tests give generators scripted clocks of their own).
+// Credentials are part of it: a lease granted under one identity is not lent to another.
+std::string store_key(const EtcdConfig& c, const Clock* clock) {
+  std::string k = c.text + '\n' + std::to_string(c.ttl_s) + '\n' + (c.tls ? "tls" : "") + '\n' +
+                  c.cacert + '\n' + c.cert + '\n' + c.key + '\n' + c.user + '\n' + c.password +
+                  '\n' + c.password_file + '\n' + c.password_env + '\n';
+  for (const std::string& e : c.endpoints) k += e + ',';
+  return k + '\n' + std::to_string(reinterpret_cast<uintptr_t>(clock));
+}
+
+}  // namespace
+
+std::shared_ptr<ProcessLease> ProcessLease::acquire(const EtcdConfig& config,
+                                                    const std::shared_ptr<Clock>& clock) {
+  std::shared_ptr<ProcessLease> lease;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    std::weak_ptr<ProcessLease>& slot = r.leases[store_key(config, clock.get())];
+    lease = slot.lock();
+    if (!lease || lease->lost() || lease->pid_ != getpid()) {
+      lease = std::make_shared<ProcessLease>(config, clock);
+      slot = lease;
+    }
+  }
+  lease->grant();
+  return lease;
+}
+
+ProcessLease::ProcessLease(const EtcdConfig& config, std::shared_ptr<Clock> clock)
+    : cfg_(config),
+      clock_(std::move(clock)),
+      pid_(getpid()),
+      http_(cfg_, &cancel_gen_),
+      keepalive_http_(cfg_, &cancel_gen_) {
+  // The margin absorbs the request's flight time and a clock-rate difference between this
+  // host and etcd's leader: a fifth of the TTL, at least half a second.
+  margin_ns_ = std::max<int64_t>(cfg_.ttl_s * 1'000'000'000 / 5, 500 * kNsPerMs);
+  request_ms_ = static_cast<long>(std::min<int64_t>(2000, cfg_.ttl_s * 1000 / 3));
+}
+
+ProcessLease::~ProcessLease() {
+  if (getpid() != pid_) {
+    // Forked child: the keepalive thread does not exist here and the handles may be
+    // mid-request in the parent. Leak them; the lease is the parent's.
+    new std::thread(std::move(thread_));
+    http_.leak();
+    keepalive_http_.leak();
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cancel_gen_.fetch_add(1, std::memory_order_acq_rel);  // a keepalive in flight
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (id_ == 0 || failing_ || lost()) return;
+  try {
+    http_.post("/v3/lease/revoke", {{"ID", std::to_string(id_)}}, 1000);
+  } catch (...) {
+    // The lease expires by itself after its TTL.
+  }
+}
+
+void ProcessLease::grant() {
+  std::lock_guard<std::mutex> lock(grant_mu_);
+  if (id_ != 0) return;
+  const int64_t sent = clock_->monotonic_ns();
+  const nlohmann::json g =
+      http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+  const int64_t id = i64(g, "ID");
+  const int64_t ttl = i64(g, "TTL");
+  if (id == 0 || ttl <= 0)
+    throw Refused("lease grant answered without ID/TTL: " + g.dump().substr(0, 200));
+  {
+    std::lock_guard<std::mutex> state(mu_);
+    deadline_ = deadline_after(sent, ttl);
+  }
+  id_ = id;
+  thread_ = std::thread([this] { keepalive_loop(); });
+}
+
+int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept {
+  // A TTL above the one asked for is not believed (a huge one would overflow the product
+  // and keep the fence from ever closing).
+  const int64_t ttl = std::min(ttl_s, cfg_.ttl_s);
+  return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
+}
+
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind) : lease_(lease) {
+  std::unique_lock<std::mutex> lock(lease_.turn_mu_);
+  if (kind == kClaim) {
+    ++lease_.claims_waiting_;
+    lease_.turn_cv_.wait(lock, [this] { return lease_.in_flight_ < kRequestsInFlight; });
+    --lease_.claims_waiting_;
+  } else {
+    lease_.turn_cv_.wait(lock, [this] {
+      return lease_.in_flight_ < kRequestsInFlight && lease_.claims_waiting_ == 0;
+    });
+  }
+  ++lease_.in_flight_;
+}
+
+ProcessLease::RequestTurn::~RequestTurn() {
+  {
+    std::lock_guard<std::mutex> lock(lease_.turn_mu_);
+    --lease_.in_flight_;
+  }
+  lease_.turn_cv_.notify_all();  // a mark waiting behind claims must see the last one leave
+}
+
+int64_t ProcessLease::attach(LeaseHolder* holder) {
+  std::lock_guard<std::mutex> lock(mu_);
+  holders_.push_back(holder);
+  return lost() ? INT64_MIN : deadline_;
+}
+
+void ProcessLease::detach(LeaseHolder* holder) {
+  std::lock_guard<std::mutex> lock(mu_);
+  holders_.erase(std::remove(holders_.begin(), holders_.end(), holder), holders_.end());
+}
+
+void ProcessLease::keepalive_loop() {
+  const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
+  auto wait = period;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (cv_.wait_for(lock, wait, [this] { return stop_; })) return;
+    }
+    if (!keepalive_once()) return;
+    // Keep trying faster after a failure: the deadline decides when minting stops.
+    wait = failing_ ? std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250))
+                    : period;
+  }
+}
+
+bool ProcessLease::keepalive_once() {
+  const int64_t sent = clock_->monotonic_ns();
+  int64_t ttl = 0;
+  std::string failure;
+  try {
+    const nlohmann::json r =
+        keepalive_http_.post("/v3/lease/keepalive", {{"ID", std::to_string(id_)}}, request_ms_);
+    ttl = i64(r.value("result", nlohmann::json::object()), "TTL");
+  } catch (const std::exception& e) {
+    failure = std::string("keepalive failed: ") + e.what();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!failure.empty()) {
+    // Cancelled by the last release: not a failure, and release() must still revoke.
+    if (stop_) return false;
+    failing_ = true;
+    for (LeaseHolder* h : holders_) h->lease_unconfirmed(failure);
+    return true;
+  }
+  failing_ = false;
+  if (ttl <= 0) {
+    lost_.store(true, std::memory_order_release);
+    deadline_ = INT64_MIN;
+    for (LeaseHolder* h : holders_)
+      h->lease_lost("etcd reports the lease " + std::to_string(id_) +
+                    " expired; the slot may belong to another process now");
+    return false;
+  }
+  deadline_ = deadline_after(sent, ttl);
+  for (LeaseHolder* h : holders_) h->lease_confirmed(deadline_);
+  return true;
+}
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet
+#endif
