@@ -39,8 +39,11 @@
       "core/src/node_source_local.cc",
       "core/src/options.cc",
       "core/src/quote.cc",
+      "core/src/random.cc",
       "core/src/scripted_clock.cc",
-      "core/src/time_text.cc"
+      "core/src/time_text.cc",
+      "core/src/uuid7.cc",
+      "core/src/uuid7_text.cc"
     ]
   },
   "target_defaults": {
@@ -68,7 +71,8 @@
         "bindings/node/addon.cc",
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
-        "bindings/node/generator.cc"
+        "bindings/node/generator.cc",
+        "bindings/node/uuid7.cc"
       ],
       "defines": [
         "NAPI_CPP_EXCEPTIONS",

@@ -33,3 +33,4 @@
 #include "snowfleet/clock.hpp"      // Clock, system_clock, ScriptedClock
 #include "snowfleet/options.hpp"    // Mode, GeneratorOptions, GeneratorArgs, Stats, Status
 #include "snowfleet/generator.hpp"  // Generator
+#include "snowfleet/uuid7.hpp"      // RandomSource, Uuid, Uuid7Generator (RFC 9562)
