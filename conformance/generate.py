@@ -29,6 +29,7 @@ from differential_cases import differential_cases  # noqa: E402  (found by the d
 from argument_cases import argument_cases  # noqa: E402  (arguments.json: the rulebook as data)
 from layout_cases import layout_cases  # noqa: E402  (layout.json's cases)
 from codec_cases import codec_cases  # noqa: E402  (codec.json's cases)
+from uuid7_cases import uuid7_cases  # noqa: E402  (uuid7.json's cases)
 from scenario import build  # noqa: E402  (runs scenario data through the model)
 from scenario_cases_seeds import SEED_SCENARIOS  # noqa: E402
 from scenario_cases_strict import STRICT_SCENARIOS  # noqa: E402
@@ -84,6 +85,12 @@ def documents():
                            "parseTime): accepted forms with their ms, refused forms with the "
                            "rule the message names.",
             "generated_by": "conformance/generate.py", "cases": time_cases()},
+        "uuid7.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "uuid7",
+            "description": "UUIDv7 generators on a scripted clock and the scripted (splitmix64) "
+                           "random source: every UUID pinned; decode of UUID text and its "
+                           "refusals (other versions, malformed text).",
+            "generated_by": "conformance/generate.py", "cases": uuid7_cases()},
     }
 
 

@@ -23,7 +23,8 @@ def strict_load(path):
 
 def test_the_files_are_these():
     assert [p.name for p in FILES] == [
-        "arguments.json", "codec.json", "layout.json", "scenarios.json", "time.json"]
+        "arguments.json", "codec.json", "layout.json", "scenarios.json", "time.json",
+        "uuid7.json"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -91,7 +91,7 @@ TEST_CASE("conformance: every vector file has a TEST_CASE here", "[conformance]"
   for (const auto& entry : std::filesystem::directory_iterator(SNOWFLEET_CONFORMANCE_DIR))
     if (entry.path().extension() == ".json") names.insert(entry.path().filename().string());
   CHECK(names == std::set<std::string>{"arguments.json", "codec.json", "layout.json",
-                                       "scenarios.json", "time.json"});
+                                       "scenarios.json", "time.json", "uuid7.json"});
 }
 
 TEST_CASE("conformance: layout vectors", "[conformance]") {
