@@ -6,6 +6,7 @@
 //   snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D --machine M)
 //                     [--sequence S] [--layout L]
 //   snowfleet layout [L] [--json]
+//   snowfleet uuid7 [-n 10] [--mode monotonic]
 //
 // Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards),
 // 2 bad input (usage, malformed or out-of-range values). Messages go to stderr.
@@ -34,7 +35,9 @@ const char* kUsage =
     "  snowfleet next (--node N | --datacenter D --machine M | --node-source SPEC)\n"
     "                 [-n COUNT] [--layout L]\n"
     "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
-    "  snowfleet decode ID... [--layout L] [--json]\n"
+    "  snowfleet uuid7 [-n COUNT] [--mode strict|monotonic] [--max-wait-ms MS] "
+    "[--max-drift-ms MS]\n"
+    "  snowfleet decode ID... [--layout L] [--json]   (an ID may be a UUIDv7)\n"
     "  snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D "
     "--machine M)\n"
     "                    [--sequence S] [--layout L]\n"
@@ -121,6 +124,62 @@ Layout layout_of(const Args& a) {
   return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
 }
 
+// --max-wait-ms as a number (the generator checks its range).
+std::optional<double> max_wait_of(const Args& a) {
+  if (!a.has("--max-wait-ms")) return std::nullopt;
+  const std::string& t = a.get("--max-wait-ms");
+  double ms = 0;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
+  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+    throw Error(ErrorKind::kInvalidArgument,
+                "--max-wait-ms must be a number, got " + snowfleet::detail::quote(t));
+  return ms;
+}
+
+// -n / --count: how many to mint, 1 by default.
+size_t count_of(const Args& a) {
+  int64_t n = 1;
+  if (a.has("-n")) n = to_int("-n", a.get("-n"));
+  if (a.has("--count")) n = to_int("--count", a.get("--count"));
+  if (n < 1 || n > static_cast<int64_t>(snowfleet::Generator::kMaxBatch))
+    throw Error(ErrorKind::kInvalidArgument,
+                "-n must be in [1, " + std::to_string(snowfleet::Generator::kMaxBatch) +
+                    "], got " + std::to_string(n));
+  return static_cast<size_t>(n);
+}
+
+// A decimal id has at most 20 characters; UUID text has 32 or 36.
+bool is_uuid_text(const std::string& text) { return text.size() >= 32; }
+
+std::string uuid7_decoded(const std::string& text, bool json) {
+  const snowfleet::Uuid u = snowfleet::parse_uuid(text);
+  const snowfleet::Uuid7Fields f = snowfleet::decode_uuid7(u);
+  const std::string canonical = snowfleet::format_uuid(u);
+  if (json)
+    return "{\"uuid\":\"" + canonical + "\",\"timestamp_ms\":" + std::to_string(f.timestamp_ms) +
+           ",\"time\":\"" + snowfleet::format_iso8601(f.timestamp_ms) +
+           "\",\"counter\":" + std::to_string(f.counter) +
+           ",\"random\":" + std::to_string(f.random) + "}";
+  return canonical + "  " + snowfleet::format_iso8601(f.timestamp_ms) +
+         "  counter=" + std::to_string(f.counter);
+}
+
+int cmd_uuid7(int argc, char** argv) {
+  const Args a = parse_args(argc, argv, 2,
+                            {"-n", "--count", "--mode", "--max-wait-ms", "--max-drift-ms"}, {});
+  if (!a.positional.empty()) throw Usage("uuid7 takes no positional arguments");
+  snowfleet::Uuid7Options o;
+  if (a.has("--mode")) o.mode = snowfleet::parse_mode(a.get("--mode"));
+  if (const auto ms = max_wait_of(a)) o.max_wait_ms = *ms;
+  if (const auto ms = opt_int(a, "--max-drift-ms")) o.max_drift_ms = *ms;
+  snowfleet::Uuid7Generator gen(o);
+  const auto uuids = gen.next(count_of(a));
+  std::string out(uuids.size() * 37, '\n');
+  for (size_t i = 0; i < uuids.size(); ++i) snowfleet::format_uuid(uuids[i], &out[i * 37]);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
 std::string json_decoded(int64_t id, const Layout& l) {
   const auto d = snowfleet::decode(l, id);
   std::string s = "{\"id\":\"" + snowfleet::format_id(id) + "\",\"timestamp_ms\":" +
@@ -149,25 +208,10 @@ int cmd_next(int argc, char** argv) {
   g.machine_id = node.machine_id;
   if (a.has("--node-source")) g.node_source = a.get("--node-source");
   if (a.has("--mode")) g.mode = a.get("--mode");
-  if (a.has("--max-wait-ms")) {
-    const std::string& t = a.get("--max-wait-ms");
-    double ms = 0;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
-    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-      throw Error(ErrorKind::kInvalidArgument,
-                  "--max-wait-ms must be a number, got " + snowfleet::detail::quote(t));
-    g.max_wait_ms = ms;
-  }
+  g.max_wait_ms = max_wait_of(a);
   g.max_drift_ms = opt_int(a, "--max-drift-ms");
-  int64_t n = 1;
-  if (a.has("-n")) n = to_int("-n", a.get("-n"));
-  if (a.has("--count")) n = to_int("--count", a.get("--count"));
-  if (n < 1 || n > static_cast<int64_t>(snowfleet::Generator::kMaxBatch))
-    throw Error(ErrorKind::kInvalidArgument,
-                "-n must be in [1, " + std::to_string(snowfleet::Generator::kMaxBatch) +
-                    "], got " + std::to_string(n));
   snowfleet::Generator gen(snowfleet::resolve_options(std::move(g)));
-  const auto ids = gen.next_ids(static_cast<size_t>(n));
+  const auto ids = gen.next_ids(count_of(a));
   std::string out;
   out.reserve(ids.size() * 20);
   char buf[20];
@@ -184,6 +228,10 @@ int cmd_decode(int argc, char** argv) {
   if (a.positional.empty()) throw Usage("decode needs at least one ID");
   const Layout l = layout_of(a);
   for (const auto& text : a.positional) {
+    if (is_uuid_text(text)) {
+      std::cout << uuid7_decoded(text, a.has("--json")) << "\n";
+      continue;
+    }
     const int64_t id = snowfleet::parse_id(text);
     if (a.has("--json")) {
       std::cout << json_decoded(id, l) << "\n";
@@ -277,6 +325,7 @@ int main(int argc, char** argv) {
     if (cmd == "decode") return cmd_decode(argc, argv);
     if (cmd == "compose") return cmd_compose(argc, argv);
     if (cmd == "layout") return cmd_layout(argc, argv);
+    if (cmd == "uuid7") return cmd_uuid7(argc, argv);
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::cout << kUsage;
       return 0;
