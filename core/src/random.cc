@@ -29,42 +29,47 @@ void getrandom_all(void* p, size_t bytes) {
   }
 }
 
-// 64 words = one 512-byte getrandom per 64 UUIDs. Tagged with the fork generation it was
-// filled in: a forked child inherits the parent's unread words and must not use them.
-constexpr size_t kBufferWords = 64;
+// One getrandom of about 4 KiB per 682 UUIDs (6 bytes each): the syscall's own cost is then
+// small beside the kernel's per-byte cost, which is why a UUID takes 48 bits, not 64. Tagged
+// with the fork generation it was filled in: a forked child inherits the parent's unread
+// bytes and must not use them.
+constexpr size_t kBufferBytes = 6 * 682;
 struct RandomBuffer {
   uint64_t generation = 0;
-  size_t pos = kBufferWords;
-  uint64_t words[kBufferWords];
+  size_t pos = kBufferBytes;
+  unsigned char bytes[kBufferBytes];
 };
 thread_local RandomBuffer t_buffer;
+
+// The next `width` (<= 8) bytes of the calling thread's buffer, refilled when too few are
+// left or the process forked since it was filled.
+inline uint64_t take(size_t width) {
+  RandomBuffer& b = t_buffer;
+  if (b.pos + width > kBufferBytes || b.generation != fork_generation()) {
+    getrandom_all(b.bytes, sizeof b.bytes);
+    b.generation = fork_generation();
+    b.pos = 0;
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, b.bytes + b.pos, width);
+  b.pos += width;
+  return v;
+}
 
 class SystemRandom final : public RandomSource {
  public:
   void fill(uint64_t* out, size_t n) override {
-    if (n >= kBufferWords) {
+    if (n * sizeof(uint64_t) >= kBufferBytes) {
       getrandom_all(out, n * sizeof(uint64_t));
       return;
     }
-    for (size_t i = 0; i < n; ++i) out[i] = system_random_u64();
+    for (size_t i = 0; i < n; ++i) out[i] = take(sizeof(uint64_t));
   }
 };
 
 }  // namespace
 
-uint64_t system_random_refill() {
-  RandomBuffer& b = t_buffer;
-  getrandom_all(b.words, sizeof b.words);
-  b.generation = fork_generation();
-  b.pos = 1;
-  return b.words[0];
-}
-
-uint64_t system_random_u64() {
-  RandomBuffer& b = t_buffer;
-  if (b.pos == kBufferWords || b.generation != fork_generation()) return system_random_refill();
-  return b.words[b.pos++];
-}
+uint64_t system_random_u48() { return take(6); }
 
 uint64_t splitmix64_next(uint64_t* state) noexcept {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);

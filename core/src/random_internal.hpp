@@ -7,9 +7,10 @@
 namespace snowfleet {
 namespace detail {
 
-/// One word from the calling thread's buffer of getrandom(2) output, refilled in blocks
-/// and discarded in a forked child. Throws kInternal if getrandom fails.
-uint64_t system_random_u64();
+/// 48 random bits (the high 16 are 0) from the calling thread's buffer of getrandom(2)
+/// output, refilled in blocks and discarded in a forked child. Throws kInternal if
+/// getrandom fails.
+uint64_t system_random_u48();
 /// Advances a splitmix64 state and returns its next output.
 uint64_t splitmix64_next(uint64_t* state) noexcept;
 

@@ -81,7 +81,7 @@ inline Uuid Uuid7Generator::make(int64_t packed, uint64_t random) noexcept {
 }
 
 inline uint64_t Uuid7Generator::draw() {
-  if (system_random_) return detail::system_random_u64();
+  if (system_random_) return detail::system_random_u48();
   uint64_t r;
   options_.random->fill(&r, 1);
   return r;
@@ -141,7 +141,11 @@ void Uuid7Generator::next(Uuid* out, size_t n) {
   uint64_t random[256];
   for (size_t done = 0; done < n;) {
     const size_t chunk = std::min(n - done, sizeof random / sizeof random[0]);
-    options_.random->fill(random, chunk);
+    if (system_random_) {
+      for (size_t i = 0; i < chunk; ++i) random[i] = detail::system_random_u48();
+    } else {
+      options_.random->fill(random, chunk);
+    }
     for (size_t i = 0; i < chunk; ++i) {
       const int64_t packed = ids[done + i];
       out[done + i] = make(packed, random[i]);
