@@ -21,6 +21,7 @@
 #include "errors.hpp"
 #include "generator_type.hpp"
 #include "gil.hpp"
+#include "uuid7_type.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace py = pybind11;
@@ -222,4 +223,5 @@ PYBIND11_MODULE(_snowfleet, m) {
   add_codec(m);
   add_scripted_clock(m);
   snowfleet_python::add_generator_type(m);
+  snowfleet_python::add_uuid7(m);
 }

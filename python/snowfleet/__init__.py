@@ -7,6 +7,7 @@ A thin layer over one C++ core shared with the Node.js and Java packages::
     id = gen.next_id()                            # -> int
     snowfleet.decode(id).node_id                  # -> 37
     ids = gen.next_ids(10_000)                    # -> array('q'), zero-copy into numpy
+    snowfleet.Uuid7Generator().next_uuid7()       # -> uuid.UUID (RFC 9562 version 7)
 
 Every error is a :class:`SnowfleetError` with the core's stable ``.code``; the subclasses
 also derive from ValueError (bad arguments), OverflowError (a time outside the layout) or
@@ -32,6 +33,7 @@ from ._errors import (
 from ._layout import Layout
 from ._codec import Decoded, compose, decode, parse_id, parse_time
 from ._generator import MAX_BATCH, Generator, Stats, Status
+from ._uuid7 import Uuid7Decoded, Uuid7Generator, decode_uuid7
 
 __version__ = "0.1.0"
 
@@ -43,8 +45,11 @@ __all__ = [
     "Layout",
     "Stats",
     "Status",
+    "Uuid7Decoded",
+    "Uuid7Generator",
     "compose",
     "decode",
+    "decode_uuid7",
     "parse_id",
     "parse_time",
     # errors
