@@ -36,6 +36,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitGenerator(exports);
   InitScriptedClock(exports);
   InitCodec(exports);
+  InitUuid7(exports);
   return exports;
 }
 

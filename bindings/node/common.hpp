@@ -144,5 +144,6 @@ Napi::Object Export(Napi::Object out,
 void InitGenerator(Napi::Object exports);
 void InitScriptedClock(Napi::Object exports);
 void InitCodec(Napi::Object exports);
+void InitUuid7(Napi::Object exports);
 
 }  // namespace snowfleet_node
