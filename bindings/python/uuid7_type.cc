@@ -192,7 +192,9 @@ void add_uuid7(py::module_& m) {
       py::cpp_function(&next_batch, py::name("_next_batch"), py::is_method(type), py::arg("n"),
                        py::arg("form"));
   type.attr("close") = py::cpp_function([](py::handle self) { generator_of(self).close(); },
-                                        py::name("close"), py::is_method(type));
+                                        py::name("close"), py::is_method(type),
+                                        "Stops the generator; later calls raise GeneratorClosed. "
+                                        "Idempotent.");
   type.attr("_closed") = py::cpp_function([](py::handle self) { return generator_of(self).closed(); },
                                           py::name("_closed"), py::is_method(type));
   type.attr("_mode") = py::cpp_function(
