@@ -292,7 +292,7 @@ const UUID7_OPTIONS = ['mode', 'maxWaitMs', 'maxDriftMs', 'clock', 'randomSeed']
 /**
  * RFC 9562 UUIDv7 from the core's guarded generator: the same rewind guard, modes, wait
  * budget and drift limit as Generator; strictly increasing per generator and across threads.
- * nextUuid7() returns the canonical string, nextUuid7Bytes() a 16-byte Uint8Array,
+ * nextUuid7() returns the canonical string, nextUuid7Bytes() a 16-byte Uint8Array (a Buffer),
  * nextUuid7s(n) an array of n strings. `clock` (a testing.ScriptedClock) and `randomSeed`
  * (the scripted splitmix64 random source of the conformance vectors) are for tests.
  */
@@ -302,11 +302,24 @@ class Uuid7Generator {
   constructor(options = {}) {
     const args = shape(options, UUID7_OPTIONS, 'Uuid7Generator option');
     args[3] = clockArg(args[3]);
-    const g = binding.newUuid7Generator(...args);
+    const scratch = new Uint8Array(16);
+    const g = binding.newUuid7Generator(...args, scratch);
     this.#g = g;
-    for (const name of ['nextUuid7', 'nextUuid7Bytes', 'nextUuid7s']) {
+    for (const name of ['nextUuid7', 'nextUuid7s']) {
       Object.defineProperty(this, name, { value: g[name], configurable: true });
     }
+    // A Buffer (a Uint8Array) from Node's pool, filled from the scratch the core wrote.
+    const fill = g.fillUuid7;
+    const allocUnsafe = Buffer.allocUnsafe;
+    Object.defineProperty(this, 'nextUuid7Bytes', {
+      value: function nextUuid7Bytes() {
+        fill();
+        const out = allocUnsafe(16);
+        out.set(scratch);
+        return out;
+      },
+      configurable: true,
+    });
   }
 
   close() { this.#g.close(); }

@@ -10,7 +10,17 @@ namespace {
 
 using snowfleet::Uuid;
 using snowfleet::Uuid7Generator;
-using Gen = std::shared_ptr<Uuid7Generator>;
+
+/// A generator and the 16-byte scratch Uint8Array node/index.js gave it: fillUuid7()
+/// writes a UUID there and JS copies it into a pooled Buffer, which costs far less than
+/// an ArrayBuffer of its own per call made here.
+struct Native {
+  Uuid7Generator gen;
+  uint8_t* scratch;
+  Napi::Reference<Napi::Uint8Array> keep;  // keeps the scratch's memory alive
+  explicit Native(snowfleet::Uuid7Options o) : gen(std::move(o)) {}
+};
+using Gen = std::shared_ptr<Native>;
 
 Napi::Value UuidString(Napi::Env env, const Uuid& u) {
   char text[36];
@@ -21,32 +31,32 @@ Napi::Value UuidString(Napi::Env env, const Uuid& u) {
 }
 
 Napi::Value NextUuid7(Napi::Env env, const Gen& gen, const napi_value*) {
-  return UuidString(env, gen->next());
+  return UuidString(env, gen->gen.next());
 }
-Napi::Value NextUuid7Bytes(Napi::Env env, const Gen& gen, const napi_value*) {
-  const std::array<uint8_t, 16> b = gen->next().bytes();
-  Napi::Uint8Array out = Napi::Uint8Array::New(env, 16);
-  std::memcpy(out.Data(), b.data(), 16);
-  return out;
+Napi::Value FillUuid7(Napi::Env env, const Gen& gen, const napi_value*) {
+  const std::array<uint8_t, 16> b = gen->gen.next().bytes();
+  std::memcpy(gen->scratch, b.data(), 16);
+  return env.Undefined();
 }
 /// nextUuid7s(n): an array of n ascending canonical strings.
 Napi::Value NextUuid7s(Napi::Env env, const Gen& gen, const napi_value* args) {
-  std::vector<Uuid> uuids(gen->batch_size(ToInt64(Napi::Value(env, args[0]), "n")));
-  gen->next(uuids.data(), uuids.size());
+  std::vector<Uuid> uuids(gen->gen.batch_size(ToInt64(Napi::Value(env, args[0]), "n")));
+  gen->gen.next(uuids.data(), uuids.size());
   Napi::Array out = Napi::Array::New(env, uuids.size());
   for (size_t i = 0; i < uuids.size(); ++i) out.Set(static_cast<uint32_t>(i), UuidString(env, uuids[i]));
   return out;
 }
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
-  gen->close();
+  gen->gen.close();
   return env.Undefined();
 }
 Napi::Value Closed(Napi::Env env, const Gen& gen, const napi_value*) {
-  return Napi::Boolean::New(env, gen->closed());
+  return Napi::Boolean::New(env, gen->gen.closed());
 }
 
-/// newUuid7Generator(mode, maxWaitMs, maxDriftMs, clock, randomSeed): node/index.js passes
-/// what the user gave and undefined for the rest; the core applies every rule.
+/// newUuid7Generator(mode, maxWaitMs, maxDriftMs, clock, randomSeed, scratch): node/index.js
+/// passes what the user gave and undefined for the rest (the core applies every rule), and
+/// a Uint8Array(16) of its own as the scratch.
 Napi::Value NewUuid7Generator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   snowfleet::Uuid7Options o;
@@ -56,15 +66,19 @@ Napi::Value NewUuid7Generator(const Napi::CallbackInfo& info) {
   o.clock = Optional(info[3], "clock", ToScriptedClock).value_or(nullptr);
   if (const auto seed = Optional(info[4], "randomSeed", ToInt64))
     o.random = std::make_shared<snowfleet::ScriptedRandom>(static_cast<uint64_t>(*seed));
-  const auto gen = std::make_shared<Uuid7Generator>(std::move(o));
-  const Napi::Object fixed = Obj(env, {{"mode", Napi::String::New(env, snowfleet::mode_name(gen->mode()))}});
-  return Export<Uuid7Generator>(fixed,
-                                {{"nextUuid7", Bound<Uuid7Generator, NextUuid7>},
-                                 {"nextUuid7Bytes", Bound<Uuid7Generator, NextUuid7Bytes>},
-                                 {"nextUuid7s", Bound<Uuid7Generator, NextUuid7s, 1>},
-                                 {"close", Bound<Uuid7Generator, Close>},
-                                 {"closed", Bound<Uuid7Generator, Closed>}},
-                                gen);
+  const auto gen = std::make_shared<Native>(std::move(o));
+  Napi::Uint8Array scratch = info[5].As<Napi::Uint8Array>();
+  gen->scratch = scratch.Data();
+  gen->keep = Napi::Persistent(scratch);
+  const Napi::Object fixed =
+      Obj(env, {{"mode", Napi::String::New(env, snowfleet::mode_name(gen->gen.mode()))}});
+  return Export<Native>(fixed,
+                        {{"nextUuid7", Bound<Native, NextUuid7>},
+                         {"fillUuid7", Bound<Native, FillUuid7>},
+                         {"nextUuid7s", Bound<Native, NextUuid7s, 1>},
+                         {"close", Bound<Native, Close>},
+                         {"closed", Bound<Native, Closed>}},
+                        gen);
 }
 
 /// decodeUuid7(text | Uint8Array(16)) -> { timestampMs, counter, random, uuid }.
