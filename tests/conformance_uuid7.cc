@@ -51,7 +51,8 @@ TEST_CASE("conformance: uuid7 vectors", "[conformance][uuid7]") {
         });
         if (got) {
           CHECK(format_uuid(got->first) == expect.at("canonical").get<std::string>());
-          CHECK(std::to_string(got->second.timestamp_ms) == expect.at("timestamp_ms").get<std::string>());
+          CHECK(std::to_string(got->second.timestamp_ms) ==
+                expect.at("timestamp_ms").get<std::string>());
           CHECK(got->second.counter == expect.at("counter").get<int64_t>());
           CHECK(std::to_string(got->second.random) == expect.at("random").get<std::string>());
         }

@@ -43,7 +43,8 @@ Napi::Value NextUuid7s(Napi::Env env, const Gen& gen, const napi_value* args) {
   std::vector<Uuid> uuids(gen->gen.batch_size(ToInt64(Napi::Value(env, args[0]), "n")));
   gen->gen.next(uuids.data(), uuids.size());
   Napi::Array out = Napi::Array::New(env, uuids.size());
-  for (size_t i = 0; i < uuids.size(); ++i) out.Set(static_cast<uint32_t>(i), UuidString(env, uuids[i]));
+  for (size_t i = 0; i < uuids.size(); ++i)
+    out.Set(static_cast<uint32_t>(i), UuidString(env, uuids[i]));
   return out;
 }
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
@@ -85,11 +86,13 @@ Napi::Value NewUuid7Generator(const Napi::CallbackInfo& info) {
 Napi::Value DecodeUuid7(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Uuid u;
-  if (info[0].IsTypedArray() && info[0].As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+  if (info[0].IsTypedArray() &&
+      info[0].As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
     Napi::Uint8Array b = info[0].As<Napi::Uint8Array>();
     if (b.ElementLength() != 16)
-      throw snowfleet::Error(snowfleet::ErrorKind::kInvalidArgument,
-                             "a UUID as bytes is 16 bytes, got " + std::to_string(b.ElementLength()));
+      throw snowfleet::Error(
+          snowfleet::ErrorKind::kInvalidArgument,
+          "a UUID as bytes is 16 bytes, got " + std::to_string(b.ElementLength()));
     u = Uuid::from_bytes(b.Data());
   } else {
     u = snowfleet::parse_uuid(ToString(info[0], "uuid"));

@@ -133,8 +133,9 @@ py::list next_batch(py::handle self, int64_t n, int form) {
   } else {
     gen.next(uuids.data(), uuids.size());
   }
-  PyObject* (*make)(const sf::Uuid&) =
-      form == 0 ? uuid_object : form == 1 ? str_object : bytes_object;
+  PyObject* (*make)(const sf::Uuid&) = form == 0   ? uuid_object
+                                       : form == 1 ? str_object
+                                                   : bytes_object;
   py::list out(uuids.size());
   for (size_t i = 0; i < uuids.size(); ++i) {
     PyObject* item = make(uuids[i]);
@@ -188,18 +189,18 @@ void add_uuid7(py::module_& m) {
       &init, py::name("Uuid7Generator"), py::is_method(type), py::arg("mode"),
       py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"), py::arg("random"),
       "Every argument may be None (not given); the core applies the rules and defaults.");
-  type.attr("_next_batch") =
-      py::cpp_function(&next_batch, py::name("_next_batch"), py::is_method(type), py::arg("n"),
-                       py::arg("form"));
+  type.attr("_next_batch") = py::cpp_function(&next_batch, py::name("_next_batch"),
+                                              py::is_method(type), py::arg("n"), py::arg("form"));
   type.attr("close") = py::cpp_function([](py::handle self) { generator_of(self).close(); },
                                         py::name("close"), py::is_method(type),
                                         "Stops the generator; later calls raise GeneratorClosed. "
                                         "Idempotent.");
-  type.attr("_closed") = py::cpp_function([](py::handle self) { return generator_of(self).closed(); },
-                                          py::name("_closed"), py::is_method(type));
-  type.attr("_mode") = py::cpp_function(
-      [](py::handle self) { return sf::mode_name(generator_of(self).mode()); }, py::name("_mode"),
-      py::is_method(type));
+  type.attr("_closed") =
+      py::cpp_function([](py::handle self) { return generator_of(self).closed(); },
+                       py::name("_closed"), py::is_method(type));
+  type.attr("_mode") =
+      py::cpp_function([](py::handle self) { return sf::mode_name(generator_of(self).mode()); },
+                       py::name("_mode"), py::is_method(type));
   m.attr("Uuid7Generator") = type;
 
   m.def(

@@ -21,8 +21,7 @@ void getrandom_all(void* p, size_t bytes) {
     const ssize_t got = getrandom(out, bytes, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw Error(ErrorKind::kInternal,
-                  std::string("getrandom failed: ") + std::strerror(errno));
+      throw Error(ErrorKind::kInternal, std::string("getrandom failed: ") + std::strerror(errno));
     }
     out += got;
     bytes -= static_cast<size_t>(got);

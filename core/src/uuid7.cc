@@ -2,6 +2,7 @@
 // sequence) pair, with every guard it has; this file turns the pair into RFC 9562 bits
 // (see Uuid7Generator in uuid7.hpp) and keeps the generator minting across fork().
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "generator_internal.hpp"
@@ -31,6 +32,19 @@ struct SeedCache {
 };
 thread_local SeedCache t_seed;
 
+// The key of every generator on the system random source: drawn once per process, because
+// those generators share one (millisecond, sequence) word per clock (the id space of
+// 48.0.15@0), and only one key keeps their UUIDs in that word's order. A forked child keeps
+// it, as it keeps the word.
+const uint64_t* process_key() {
+  static const auto key = [] {
+    std::array<uint64_t, 2> k;
+    system_random()->fill(k.data(), k.size());
+    return k;
+  }();
+  return key.data();
+}
+
 GeneratorOptions inner_options(const Uuid7Options& o) {
   GeneratorOptions g;
   g.layout = Uuid7Generator::layout();
@@ -52,7 +66,12 @@ Uuid7Generator::Uuid7Generator(Uuid7Options options) : options_(std::move(option
   generators_.push_back(std::make_unique<Generator>(inner_options(options_)));
   if (!options_.random) options_.random = system_random();
   system_random_ = options_.random == system_random();
-  options_.random->fill(key_, 2);
+  if (system_random_) {
+    key_[0] = process_key()[0];
+    key_[1] = process_key()[1];
+  } else {
+    options_.random->fill(key_, 2);  // scripted: the key is the source's first two words
+  }
   uid_ = g_next_uid.fetch_add(1, std::memory_order_relaxed);
   generation_.store(detail::fork_generation(), std::memory_order_relaxed);
   gen_.store(generators_.back().get(), std::memory_order_release);
@@ -174,7 +193,8 @@ Stats Uuid7Generator::stats() const noexcept {
 }
 
 Status Uuid7Generator::status() {
-  if (generation_.load(std::memory_order_relaxed) != detail::fork_generation() && !closed()) return replace_after_fork().status();
+  if (generation_.load(std::memory_order_relaxed) != detail::fork_generation() && !closed())
+    return replace_after_fork().status();
   return current().status();
 }
 

@@ -62,8 +62,7 @@ std::string format_uuid(const Uuid& u) {
 
 Uuid parse_uuid(std::string_view text) {
   const bool hyphens = text.size() == 36;
-  if (!hyphens && text.size() != 32)
-    bad_uuid(text, std::to_string(text.size()) + " characters");
+  if (!hyphens && text.size() != 32) bad_uuid(text, std::to_string(text.size()) + " characters");
   if (hyphens) {
     for (int p : {8, 13, 18, 23})
       if (text[static_cast<size_t>(p)] != '-')
@@ -73,8 +72,9 @@ Uuid parse_uuid(std::string_view text) {
   for (int i = 0; i < 32; ++i) {
     const size_t at = static_cast<size_t>(hyphens ? kDigitPos[i] : i);
     const int v = hex_value(text[at]);
-    if (v < 0) bad_uuid(text, "bad character " + detail::quote(text.substr(at, 1)) + " at position " +
-                                  std::to_string(at));
+    if (v < 0)
+      bad_uuid(text, "bad character " + detail::quote(text.substr(at, 1)) + " at position " +
+                         std::to_string(at));
     half[i / 16] = (half[i / 16] << 4) | static_cast<uint64_t>(v);
   }
   return Uuid{half[0], half[1]};

@@ -83,8 +83,8 @@ Uuid7Fields decode_uuid7(const Uuid& u);
 /// Options of a Uuid7Generator: a Snowflake generator's minus the node and the layout.
 struct Uuid7Options {
   Mode mode = Mode::kStrict;
-  double max_wait_ms = 5.0;     ///< as GeneratorOptions::max_wait_ms
-  int64_t max_drift_ms = 1000;  ///< as GeneratorOptions::max_drift_ms
+  double max_wait_ms = 5.0;              ///< as GeneratorOptions::max_wait_ms
+  int64_t max_drift_ms = 1000;           ///< as GeneratorOptions::max_drift_ms
   std::shared_ptr<Clock> clock;          ///< null: the system clock
   std::shared_ptr<RandomSource> random;  ///< null: system_random()
   WaitHooks wait_hooks;
@@ -99,14 +99,16 @@ struct Uuid7Options {
 ///
 /// Counter: RFC 9562 §6.2 Method 1 (fixed bit-length dedicated counter) with its seeding
 /// and rollover guard: counter = seed(ms) + sequence, where seed(ms) is 25 bits of
-/// SipHash-2-4 of the millisecond under a 128-bit key drawn from the random source at
-/// construction. The seed is random to anyone without the key, but every thread computes
-/// the same one for a millisecond without sharing state, so UUIDs sort exactly as the
-/// generator's (millisecond, sequence) pairs: strictly increasing per generator and across
-/// its threads. seed < 2^25 and sequence < 2^15, so the counter never rolls over.
+/// SipHash-2-4 of the millisecond under a 128-bit key from the CSPRNG. The seed is random
+/// to anyone without the key, but every thread computes the same one for a millisecond
+/// without sharing state, so UUIDs sort exactly as the generator's (millisecond, sequence)
+/// pairs: strictly increasing per generator and across its threads. seed < 2^25 and
+/// sequence < 2^15, so the counter never rolls over.
 ///
-/// UUIDs of every Uuid7Generator of the process on one clock come from one state word
-/// (an id space, see Generator), so they are strictly increasing across generators too.
+/// Every Uuid7Generator of the process on one clock mints from one state word (an id
+/// space, see Generator), and those on the system random source share one key, drawn once
+/// per process: their UUIDs are strictly increasing across generators too. With a scripted
+/// source the key is the source's first two words.
 /// In a forked child the generator keeps minting (unlike a Snowflake generator with a
 /// static node id): the child's random bits are fresh, so its UUIDs differ from the
 /// parent's in the 48 random bits even where their (millisecond, counter) coincide.
@@ -152,8 +154,8 @@ class Uuid7Generator {
   uint64_t key_[2];
   uint64_t uid_;  // tells generators apart in the per-thread seed cache
   std::atomic<Generator*> gen_{nullptr};
-  std::atomic<uint64_t> generation_{0};  // the fork generation gen_ was made in
-  mutable std::mutex mu_;  // guards generators_ and a replacement
+  std::atomic<uint64_t> generation_{0};                 // the fork generation gen_ was made in
+  mutable std::mutex mu_;                               // guards generators_ and a replacement
   std::vector<std::unique_ptr<Generator>> generators_;  // the current one last
   std::atomic<bool> closed_{false};
 };
