@@ -41,10 +41,13 @@
       "core/src/node_source_local.cc",
       "core/src/options.cc",
       "core/src/quote.cc",
+      "core/src/random.cc",
       "core/src/range.cc",
       "core/src/scripted_clock.cc",
       "core/src/text_id.cc",
       "core/src/time_text.cc",
+      "core/src/uuid7.cc",
+      "core/src/uuid7_text.cc",
       "core/src/version.cc"
     ],
     "snowfleet_version": "<!(node -p \"require('fs').readFileSync('VERSION', 'utf8').trim()\")"
@@ -75,7 +78,8 @@
         "bindings/node/clock.cc",
         "bindings/node/codec.cc",
         "bindings/node/generator.cc",
-        "bindings/node/text_range.cc"
+        "bindings/node/text_range.cc",
+        "bindings/node/uuid7.cc"
       ],
       "defines": [
         "NAPI_CPP_EXCEPTIONS",

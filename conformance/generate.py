@@ -32,6 +32,7 @@ from layout_cases import layout_cases  # noqa: E402  (layout.json's cases)
 from codec_cases import codec_cases  # noqa: E402  (codec.json's cases)
 from text_cases import text_cases  # noqa: E402  (text.json: base32 / base62 forms)
 from range_cases import range_cases  # noqa: E402  (range.json: min_id / max_id / id_range)
+from uuid7_cases import uuid7_cases  # noqa: E402  (uuid7.json's cases)
 from scenario import build  # noqa: E402  (runs scenario data through the model)
 from scenario_cases_seeds import SEED_SCENARIOS  # noqa: E402
 from scenario_cases_strict import STRICT_SCENARIOS  # noqa: E402
@@ -98,6 +99,12 @@ def documents():
             "description": "min_id / max_id of a millisecond and the inclusive id bounds of "
                            "[start_ms, end_ms) with a slack, at the window edges, and refusals.",
             "generated_by": "conformance/generate.py", "cases": range_cases()},
+        "uuid7.json": {
+            "schema_version": SCHEMA_VERSION, "kind": "uuid7",
+            "description": "UUIDv7 generators on a scripted clock and the scripted (splitmix64) "
+                           "random source: every UUID pinned; decode of UUID text and its "
+                           "refusals (other versions, malformed text).",
+            "generated_by": "conformance/generate.py", "cases": uuid7_cases()},
     }
 
 

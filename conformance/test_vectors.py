@@ -24,7 +24,7 @@ def strict_load(path):
 def test_the_files_are_these():
     assert [p.name for p in FILES] == [
         "arguments.json", "codec.json", "layout.json", "range.json", "scenarios.json", "text.json",
-        "time.json"]
+        "time.json", "uuid7.json"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -104,6 +104,37 @@ export interface ComposeFields {
   layout?: Layout | string;
 }
 
+/** Options of a Uuid7Generator; each may be left out (the core's defaults). */
+export interface Uuid7GeneratorOptions {
+  mode?: 'strict' | 'monotonic';
+  maxWaitMs?: number;
+  maxDriftMs?: number | bigint;
+  /** Tests: a scripted clock. */
+  clock?: testing.ScriptedClock;
+  /** Tests: the scripted (splitmix64) random source's seed; every UUID is then known. */
+  randomSeed?: number | bigint;
+}
+/** RFC 9562 UUIDv7 from the core's guarded generator (same guards and modes as Generator). */
+export class Uuid7Generator {
+  constructor(options?: Uuid7GeneratorOptions);
+  /** The next UUIDv7, canonical lowercase text. */
+  readonly nextUuid7: () => string;
+  /** The next UUIDv7 as 16 bytes (network order). */
+  readonly nextUuid7Bytes: () => Uint8Array;
+  /** n ascending UUIDv7s as canonical strings. */
+  readonly nextUuid7s: (n: number | bigint) => string[];
+  close(): void;
+  readonly closed: boolean;
+  readonly mode: 'strict' | 'monotonic';
+}
+/** The fields of a UUIDv7 (text or 16 bytes); another version throws InvalidArgument. */
+export function decodeUuid7(uuid: string | Uint8Array): {
+  timestampMs: number;
+  counter: number;
+  random: number;
+  uuid: string;
+};
+
 /** A thread-safe Snowflake id generator over the C++ core. */
 export class Generator {
   constructor(options: GeneratorOptions);

@@ -296,6 +296,48 @@ class Generator {
   get layout() { return (this.#layout ??= new Layout(this.#g.layout)); }
 }
 
+// ---- UUIDv7 -------------------------------------------------------------------------------
+
+const UUID7_OPTIONS = ['mode', 'maxWaitMs', 'maxDriftMs', 'clock', 'randomSeed'];
+
+/**
+ * RFC 9562 UUIDv7 from the core's guarded generator: the same rewind guard, modes, wait
+ * budget and drift limit as Generator; strictly increasing per generator and across threads.
+ * nextUuid7() returns the canonical string, nextUuid7Bytes() a 16-byte Uint8Array (a Buffer),
+ * nextUuid7s(n) an array of n strings. `clock` (a testing.ScriptedClock) and `randomSeed`
+ * (the scripted splitmix64 random source of the conformance vectors) are for tests.
+ */
+class Uuid7Generator {
+  #g;
+
+  constructor(options = {}) {
+    const args = shape(options, UUID7_OPTIONS, 'Uuid7Generator option');
+    args[3] = clockArg(args[3]);
+    const scratch = new Uint8Array(16);
+    const g = binding.newUuid7Generator(...args, scratch);
+    this.#g = g;
+    for (const name of ['nextUuid7', 'nextUuid7s']) {
+      Object.defineProperty(this, name, { value: g[name], configurable: true });
+    }
+    // A Buffer (a Uint8Array) from Node's pool, filled from the scratch the core wrote.
+    const fill = g.fillUuid7;
+    const allocUnsafe = Buffer.allocUnsafe;
+    Object.defineProperty(this, 'nextUuid7Bytes', {
+      value: function nextUuid7Bytes() {
+        fill();
+        const out = allocUnsafe(16);
+        out.set(scratch);
+        return out;
+      },
+      configurable: true,
+    });
+  }
+
+  close() { this.#g.close(); }
+  get closed() { return this.#g.closed(); }
+  get mode() { return this.#g.mode; }
+}
+
 // ---- codec --------------------------------------------------------------------------------
 
 /** decode(id, layout?): id a BigInt, a decimal string or a safe-integer Number. */
@@ -376,13 +418,15 @@ function jsonReplacer(_key, value) {
 
 // ---- exports --------------------------------------------------------------------------
 
-const { parseId, formatId, parseTime } = binding;
+const { parseId, formatId, parseTime, decodeUuid7 } = binding;
 
 /** Deterministic clocks for tests (the conformance runner uses it too). */
 const testing = Object.freeze({ ScriptedClock });
 
 module.exports = {
   Generator,
+  Uuid7Generator,
+  decodeUuid7,
   Layout,
   decode,
   compose,

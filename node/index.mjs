@@ -8,6 +8,8 @@ const snowfleet = require('./index.js');
 export default snowfleet;
 export const {
   Generator,
+  Uuid7Generator,
+  decodeUuid7,
   Layout,
   decode,
   compose,

@@ -115,6 +115,25 @@ expect_refused "--node is given twice" next --node 1 --node 2
 expect_refused "--node is given twice" compose --timestamp-ms 1737747358021 --node 1 --node=2
 expect_refused "--count and -n are the same option" next --node 1 -n 2 --count 3
 expect_refused "--layout is given twice" decode 0 --layout twitter --layout default
+# uuid7: N canonical UUIDv7s, ascending; decode reads them (and the RFC 9562 example) back.
+out=$("$cli" uuid7 -n 1000 --mode monotonic)
+python3 -c '
+import sys, uuid
+u = [uuid.UUID(line) for line in sys.argv[1].splitlines()]
+assert len(u) == 1000 and all(x.version == 7 and x.variant == uuid.RFC_4122 for x in u), u[:2]
+assert all(a.bytes < b.bytes for a, b in zip(u, u[1:])), "not ascending"' "$out" || fail "uuid7 -n 1000"
+first=$(head -n1 <<<"$out")
+"$cli" decode "$first" | grep -qE "^$first  [0-9T:.-]+Z  counter=[0-9]+$" || fail "decode uuid7: $("$cli" decode "$first")"
+[ "$("$cli" decode --json 017F22E279B07CC398C4DC0C0C07398F)" = \
+  '{"uuid":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f","timestamp_ms":1645557742000,"time":"2022-02-22T19:22:22.000Z","counter":53532868,"random":241944299518351}' ] \
+  || fail "decode --json of RFC 9562's example"
+expect_refused "not a UUIDv7: 550e8400-e29b-41d4-a716-446655440000 has version 4" \
+  decode 550e8400-e29b-41d4-a716-446655440000
+expect_refused "not a UUID: '017f22e2-79b0-7cc3-98c4-dc0c0c07398g'" decode 017f22e2-79b0-7cc3-98c4-dc0c0c07398g
+expect_refused "-n must be in [1," uuid7 -n 0
+expect_refused "mode must be 'strict' or 'monotonic'" uuid7 --mode fast
+expect_refused "max_wait_ms must be a number in [0, 60000], got -1" uuid7 --max-wait-ms -1
+expect_exit 2 uuid7 extra
 expect_exit 0 --help
 
 # Text forms: next --format, decode reads base32 / base62 (by length, or --format).

@@ -93,7 +93,7 @@ TEST_CASE("conformance: every vector file has a TEST_CASE here", "[conformance]"
   // text.json and range.json run in conformance_text_range.cc.
   CHECK(names == std::set<std::string>{"arguments.json", "codec.json", "layout.json",
                                        "range.json", "scenarios.json", "text.json",
-                                       "time.json"});
+                                       "time.json", "uuid7.json"});
 }
 
 TEST_CASE("conformance: layout vectors", "[conformance]") {

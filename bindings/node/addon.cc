@@ -53,6 +53,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitScriptedClock(exports);
   InitCodec(exports);
   InitTextRange(exports);
+  InitUuid7(exports);
   return exports;
 }
 

@@ -145,5 +145,6 @@ void InitGenerator(Napi::Object exports);
 void InitScriptedClock(Napi::Object exports);
 void InitCodec(Napi::Object exports);
 void InitTextRange(Napi::Object exports);
+void InitUuid7(Napi::Object exports);
 
 }  // namespace snowfleet_node

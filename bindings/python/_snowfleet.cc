@@ -23,6 +23,7 @@
 #include "generator_type.hpp"
 #include "gil.hpp"
 #include "text_range.hpp"
+#include "uuid7_type.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace py = pybind11;
@@ -236,4 +237,5 @@ PYBIND11_MODULE(_snowfleet, m) {
   snowfleet_python::add_text_range(m);
   add_scripted_clock(m);
   snowfleet_python::add_generator_type(m);
+  snowfleet_python::add_uuid7(m);
 }

@@ -14,10 +14,6 @@
 
 #include <pybind11/stl.h>
 
-#if defined(__GLIBCXX__)
-#include <cxxabi.h>
-#endif
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,20 +59,7 @@ PyObject* next_id_fast(PyObject* self, PyObject*) {
     PyErr_SetString(PyExc_TypeError, "Generator.__init__() was not called");
     return nullptr;
   }
-  try {
-    return PyLong_FromLongLong(gen->next_id());
-  } catch (const sf::Error& e) {
-    set_python_error(e);
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-#if defined(__GLIBCXX__)
-  } catch (abi::__forced_unwind&) {
-    throw;  // thread cancellation (pthread_exit): swallowing it aborts the process
-#endif
-  } catch (...) {  // nothing else may unwind into CPython
-    PyErr_SetString(PyExc_SystemError, "unknown C++ exception in next_id()");
-  }
-  return nullptr;
+  return guarded([gen] { return PyLong_FromLongLong(gen->next_id()); }, "next_id()");
 }
 
 PyMethodDef g_methods[] = {

@@ -8,6 +8,7 @@
 //   snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D --machine M)
 //                     [--sequence S] [--layout L]
 //   snowfleet layout [L] [--json]
+//   snowfleet uuid7 [-n 10] [--mode monotonic]
 //
 // Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards),
 // 2 bad input (usage, malformed or out-of-range values). Messages go to `err`.
@@ -40,7 +41,10 @@ const char* kUsage =
     "                 [-n COUNT] [--layout L]\n"
     "                 [--mode strict|monotonic] [--max-wait-ms MS] [--max-drift-ms MS]\n"
     "                 [--format decimal|base32|base62]\n"
+    "  snowfleet uuid7 [-n COUNT] [--mode strict|monotonic] [--max-wait-ms MS] "
+    "[--max-drift-ms MS]\n"
     "  snowfleet decode ID... [--layout L] [--format decimal|base32|base62] [--json]\n"
+    "                 (an ID may be a UUIDv7)\n"
     "  snowfleet range --from RFC3339 --to RFC3339 [--slack-ms MS] [--layout L]\n"
     "                  [--format decimal|base32|base62] [--json]\n"
     "  snowfleet compose (--timestamp-ms MS | --time RFC3339) (--node N | --datacenter D "
@@ -138,6 +142,60 @@ Layout layout_of(const Args& a) {
   return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
 }
 
+// --max-wait-ms as a number (the generator checks its range).
+std::optional<double> max_wait_of(const Args& a) {
+  if (!a.has("--max-wait-ms")) return std::nullopt;
+  const std::string& t = a.get("--max-wait-ms");
+  double ms = 0;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
+  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+    throw Error(ErrorKind::kInvalidArgument,
+                "--max-wait-ms must be a number, got " + detail::quote(t));
+  return ms;
+}
+
+// -n / --count: how many to mint, 1 by default.
+size_t count_of(const Args& a) {
+  int64_t n = 1;
+  if (a.has("-n")) n = to_int("-n", a.get("-n"));
+  if (a.has("--count")) n = to_int("--count", a.get("--count"));
+  if (n < 1 || n > static_cast<int64_t>(Generator::kMaxBatch))
+    throw Error(ErrorKind::kInvalidArgument, "-n must be in [1, " +
+                                                 std::to_string(Generator::kMaxBatch) + "], got " +
+                                                 std::to_string(n));
+  return static_cast<size_t>(n);
+}
+
+// A decimal id has at most 20 characters, base32 13; UUID text has 32 or 36.
+bool is_uuid_text(const std::string& text) { return text.size() >= 32; }
+
+std::string uuid7_decoded(const std::string& text, bool json) {
+  const Uuid u = parse_uuid(text);
+  const Uuid7Fields f = decode_uuid7(u);
+  const std::string canonical = format_uuid(u);
+  if (json)
+    return "{\"uuid\":\"" + canonical + "\",\"timestamp_ms\":" + std::to_string(f.timestamp_ms) +
+           ",\"time\":\"" + format_iso8601(f.timestamp_ms) +
+           "\",\"counter\":" + std::to_string(f.counter) + ",\"random\":" + std::to_string(f.random) +
+           "}";
+  return canonical + "  " + format_iso8601(f.timestamp_ms) + "  counter=" + std::to_string(f.counter);
+}
+
+int cmd_uuid7(const Argv& argv, std::ostream& out_stream) {
+  const Args a = parse_args(argv, {"-n", "--count", "--mode", "--max-wait-ms", "--max-drift-ms"}, {});
+  if (!a.positional.empty()) throw Usage("uuid7 takes no positional arguments");
+  Uuid7Options o;
+  if (a.has("--mode")) o.mode = parse_mode(a.get("--mode"));
+  if (const auto ms = max_wait_of(a)) o.max_wait_ms = *ms;
+  if (const auto ms = opt_int(a, "--max-drift-ms")) o.max_drift_ms = *ms;
+  Uuid7Generator gen(o);
+  const auto uuids = gen.next(count_of(a));
+  std::string out(uuids.size() * 37, '\n');
+  for (size_t i = 0; i < uuids.size(); ++i) format_uuid(uuids[i], &out[i * 37]);
+  out_stream.write(out.data(), static_cast<std::streamsize>(out.size()));
+  return 0;
+}
+
 // --format, decimal when absent.
 IdFormat format_of(const Args& a) {
   return a.has("--format") ? parse_id_format(a.get("--format")) : IdFormat::kDecimal;
@@ -183,25 +241,10 @@ int cmd_next(const Argv& argv, std::ostream& out_stream) {
   g.machine_id = node.machine_id;
   if (a.has("--node-source")) g.node_source = a.get("--node-source");
   if (a.has("--mode")) g.mode = a.get("--mode");
-  if (a.has("--max-wait-ms")) {
-    const std::string& t = a.get("--max-wait-ms");
-    double ms = 0;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
-    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-      throw Error(ErrorKind::kInvalidArgument,
-                  "--max-wait-ms must be a number, got " + detail::quote(t));
-    g.max_wait_ms = ms;
-  }
+  g.max_wait_ms = max_wait_of(a);
   g.max_drift_ms = opt_int(a, "--max-drift-ms");
-  int64_t n = 1;
-  if (a.has("-n")) n = to_int("-n", a.get("-n"));
-  if (a.has("--count")) n = to_int("--count", a.get("--count"));
-  if (n < 1 || n > static_cast<int64_t>(Generator::kMaxBatch))
-    throw Error(ErrorKind::kInvalidArgument, "-n must be in [1, " +
-                                                 std::to_string(Generator::kMaxBatch) + "], got " +
-                                                 std::to_string(n));
   Generator gen(resolve_options(std::move(g)));
-  const auto ids = gen.next_ids(static_cast<size_t>(n));
+  const auto ids = gen.next_ids(count_of(a));
   std::string out;
   out.reserve(ids.size() * 20);
   char buf[20];
@@ -226,6 +269,10 @@ int cmd_decode(const Argv& argv, std::ostream& out) {
   if (a.positional.empty()) throw Usage("decode needs at least one ID");
   const Layout l = layout_of(a);
   for (const auto& text : a.positional) {
+    if (is_uuid_text(text)) {
+      out << uuid7_decoded(text, a.has("--json")) << "\n";
+      continue;
+    }
     const int64_t id = read_id(a, text);
     if (a.has("--json")) {
       out << json_decoded(id, l) << "\n";
@@ -347,7 +394,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const std::string& cmd = args[0];
   try {
     const bool known = cmd == "next" || cmd == "decode" || cmd == "compose" || cmd == "range" ||
-                       cmd == "layout";
+                       cmd == "layout" || cmd == "uuid7";
     if ((known && asks_for_help(args)) || cmd == "-h" || cmd == "--help" || cmd == "help") {
       out << kUsage;
       return 0;
@@ -357,6 +404,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (cmd == "compose") return cmd_compose(args, out);
     if (cmd == "range") return cmd_range(args, out);
     if (cmd == "layout") return cmd_layout(args, out);
+    if (cmd == "uuid7") return cmd_uuid7(args, out);
     if (cmd == "--version") {
       out << "snowfleet " << version() << "\n";
       return 0;

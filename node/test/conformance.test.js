@@ -340,7 +340,28 @@ function runRangeCase(c) {
   return run(() => fn(BigInt(c.timestamp_ms), c.layout), c.expect, c.id, (id) => assert.equal(id, BigInt(c.expect.id)));
 }
 
-const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase, arguments: runArgumentsCase, text: runTextCase, range: runRangeCase };
+/** uuid7.json: UUIDv7 generators on a scripted clock and random source; decode of UUID text. */
+function runUuid7Case(c) {
+  if (c.op === 'decode') {
+    if (c.expect.error !== undefined) return expectError(() => sf.decodeUuid7(c.text), c.expect, c.id);
+    const d = sf.decodeUuid7(c.text);
+    return checkSubset({ timestamp_ms: d.timestampMs, counter: d.counter, random: d.random, canonical: d.uuid }, c.expect, c.id);
+  }
+  assert.equal(c.op, 'generate', `${c.id}: unknown op`);
+  const g = new sf.Uuid7Generator({ mode: c.mode, maxWaitMs: c.max_wait_ms, clock: clockOf(c.clock), randomSeed: BigInt(c.seed) });
+  c.steps.forEach((step, i) => {
+    const where = `${c.id} step ${i}`;
+    const call = () => (step.op === 'next' ? [g.nextUuid7()] : g.nextUuid7s(step.n));
+    if (step.expect.error !== undefined) return expectError(call, step.expect, where);
+    const got = call();
+    if (step.expect.uuids !== undefined) return assert.deepEqual(got, step.expect.uuids, where);
+    assert.equal(got.length, step.expect.count, where);
+    assert.equal(got[0], step.expect.first, where);
+    assert.equal(got[got.length - 1], step.expect.last, where);
+  });
+}
+
+const RUNNERS = { layout: runLayoutCase, codec: runCodecCase, scenario: runScenario, time: runTimeCase, arguments: runArgumentsCase, text: runTextCase, range: runRangeCase, uuid7: runUuid7Case };
 
 for (const file of files) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS, file), 'utf8'));

@@ -7,6 +7,7 @@ A thin layer over one C++ core shared with the Node.js and Java packages::
     id = gen.next_id()                            # -> int
     snowfleet.decode(id).node_id                  # -> 37
     ids = gen.next_ids(10_000)                    # -> array('q'), zero-copy into numpy
+    snowfleet.Uuid7Generator().next_uuid7()       # -> uuid.UUID (RFC 9562 version 7)
 
 Every error is a :class:`SnowfleetError` with the core's stable ``.code``; the subclasses
 also derive from ValueError (bad arguments), OverflowError (a time outside the layout) or
@@ -48,6 +49,7 @@ from ._codec import Decoded, compose, decode, parse_id, parse_time
 from ._ranges import IdRange, id_range, max_id, min_id
 from ._text import format_base32, format_base62, parse_base32, parse_base62
 from ._generator import MAX_BATCH, Generator, Stats, Status
+from ._uuid7 import Uuid7Decoded, Uuid7Generator, decode_uuid7
 
 __all__ = [
     "ERROR_CLASSES",
@@ -58,8 +60,11 @@ __all__ = [
     "Layout",
     "Stats",
     "Status",
+    "Uuid7Decoded",
+    "Uuid7Generator",
     "compose",
     "decode",
+    "decode_uuid7",
     "format_base32",
     "format_base62",
     "id_range",

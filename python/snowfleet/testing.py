@@ -14,8 +14,9 @@ from typing import Iterable, List, Mapping, Tuple, Union
 
 from . import _snowfleet as _core
 from ._convert import as_bool, as_int
+from ._errors import InvalidArgument
 
-__all__ = ["ScriptedClock", "SegmentSpec"]
+__all__ = ["ScriptedClock", "ScriptedRandom", "SegmentSpec"]
 
 #: One segment: a Unix ms (a frozen reading), a tuple ``(ms, count=1, step_ms=0, every=1)``
 #: or a mapping with those keys (the conformance vectors' ``clock`` format, with int values).
@@ -125,3 +126,18 @@ class ScriptedClock(_core.ScriptedClock):
         if not getattr(self, "_ready", False):
             return "ScriptedClock(<construction failed>)"
         return f"ScriptedClock(next wall ms {self.peek_wall_ms()}, reads={self.reads})"
+
+
+class ScriptedRandom(_core.ScriptedRandom):
+    """A random source for tests of :class:`snowfleet.Uuid7Generator`: the splitmix64
+    sequence from ``seed`` (0 .. 2**64 - 1), so with a ScriptedClock every UUID is known in
+    advance (conformance/vectors/uuid7.json). Not random: never use it outside tests."""
+
+    __slots__ = ()
+
+    def __init__(self, seed: int = 0) -> None:
+        value = as_int(seed, "seed")
+        if not 0 <= value < 1 << 64:
+            raise InvalidArgument(f"seed must be in [0, 2**64 - 1], got {value}")
+        super().__init__(value)
+

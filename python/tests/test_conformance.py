@@ -5,17 +5,18 @@ skipped; a missing or empty vectors directory is a failure, not a pass."""
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any, Dict, Iterable, List, Tuple
 
 import pytest
 
 import snowfleet
-from snowfleet.testing import ScriptedClock
+from snowfleet.testing import ScriptedClock, ScriptedRandom
 
 from arguments_runner import arguments_case
 from conftest import VECTORS_DIR
 
-KINDS = ("layout", "codec", "scenario", "time", "arguments", "text", "range")
+KINDS = ("layout", "codec", "scenario", "time", "arguments", "text", "range", "uuid7")
 
 
 def _load() -> List[Tuple[str, Dict[str, Any]]]:
@@ -294,6 +295,40 @@ def _range_case(case: Dict[str, Any]) -> None:
         _same(call(), expect["id"], "id")
 
 
+def _uuid7_case(case: Dict[str, Any]) -> None:
+    """uuid7.json: generators on a scripted clock and random source; decode of UUID text."""
+    if case["op"] == "decode":
+        expect = case["expect"]
+        if _is_error(expect):
+            _expect_raises(expect, snowfleet.decode_uuid7, case["text"])
+            return
+        d = snowfleet.decode_uuid7(case["text"])
+        assert str(d.timestamp_ms) == expect["timestamp_ms"]
+        assert d.counter == expect["counter"]
+        assert str(d.random) == expect["random"]
+        assert str(uuid.UUID(case["text"])) == expect["canonical"]
+        return
+    assert case["op"] == "generate"
+    gen = snowfleet.Uuid7Generator(mode=case["mode"], max_wait_ms=case["max_wait_ms"],
+                                   clock=_clock(case["clock"]),
+                                   random=ScriptedRandom(int(case["seed"])))
+    for step in case["steps"]:
+        expect = step["expect"]
+
+        def call() -> List[str]:
+            if step["op"] == "next":
+                return [str(gen.next_uuid7())]
+            return [str(u) for u in gen.next_uuid7s(step["n"])]
+
+        if _is_error(expect):
+            _expect_raises(expect, call)
+        elif "uuids" in expect:
+            assert call() == expect["uuids"]
+        else:
+            got = call()
+            assert (len(got), got[0], got[-1]) == (expect["count"], expect["first"], expect["last"])
+
+
 RUNNERS = {
     "text": _text_case,
     "range": _range_case,
@@ -302,6 +337,7 @@ RUNNERS = {
     "scenario": _scenario_case,
     "time": _time_case,
     "arguments": arguments_case,
+    "uuid7": _uuid7_case,
 }
 
 

@@ -37,3 +37,4 @@
 #include "snowfleet/generator.hpp"  // Generator
 #include "snowfleet/version.hpp"    // version()
 #include "snowfleet/cli.hpp"        // run_cli (the snowfleet command line)
+#include "snowfleet/uuid7.hpp"      // RandomSource, Uuid, Uuid7Generator (RFC 9562)

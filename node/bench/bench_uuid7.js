@@ -1,0 +1,40 @@
+'use strict';
+// snowfleet's UUIDv7 (Node) against `uuid`'s v7(), in the same process.
+//
+//   npm ci && npm run compile && node node/bench/bench_uuid7.js [--reps 7]
+//
+// Rows run interleaved round-robin, each with its own loop function (a monomorphic call
+// site); the table shows the median ns per UUID and the ratio to uuid's v7(). Target (issue
+// 13): 10x faster than v7().
+const sf = require('../index.js');
+const { v7 } = require('uuid');
+
+const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 7;
+const N = 300_000;
+const gen = new sf.Uuid7Generator({ mode: 'monotonic', maxDriftMs: 86_400_000 });
+const { nextUuid7, nextUuid7Bytes, nextUuid7s } = gen;
+
+let sink;
+const rows = {
+  'uuid v7() (string)': () => { for (let i = 0; i < N; i++) sink = v7(); },
+  'snowfleet nextUuid7() (string)': () => { for (let i = 0; i < N; i++) sink = nextUuid7(); },
+  'snowfleet nextUuid7Bytes() (Uint8Array)': () => { for (let i = 0; i < N; i++) sink = nextUuid7Bytes(); },
+  'snowfleet nextUuid7s(1000) (strings)': () => { for (let i = 0; i < N / 1000; i++) sink = nextUuid7s(1000); },
+};
+
+const times = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
+for (const fn of Object.values(rows)) fn(); // warm-up
+for (let r = 0; r < reps; r++) {
+  for (const [name, fn] of Object.entries(rows)) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    times[name].push(Number(process.hrtime.bigint() - t0) / N);
+  }
+}
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const peer = median(times['uuid v7() (string)']);
+console.log(`ns per UUID, median of ${reps} reps of ${N.toLocaleString()} (ratio: uuid v7() / row)`);
+for (const [name, t] of Object.entries(times)) {
+  console.log(`  ${name.padEnd(42)} ${median(t).toFixed(1).padStart(8)}   x${(peer / median(t)).toFixed(2)}`);
+}
+void sink;

@@ -1,0 +1,69 @@
+'use strict';
+// Uuid7Generator: the host forms, 10 M UUIDs strictly increasing, worker threads sharing
+// none, and decodeUuid7's refusals.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { Worker } = require('node:worker_threads');
+const sf = require('../index.js');
+
+const T = 1764720000000;
+
+test('the string and byte forms are one UUID, pinned by a scripted clock and random source', () => {
+  const make = () => new sf.Uuid7Generator({ clock: new sf.testing.ScriptedClock(T), randomSeed: 1n });
+  const text = make().nextUuid7();
+  assert.equal(text, '019ae182-3c00-7486-9fd0-a2eefb32555e'); // conformance uuid7.frozen
+  const bytes = make().nextUuid7Bytes();
+  assert.ok(bytes instanceof Uint8Array && bytes.length === 16);
+  assert.equal(Buffer.from(bytes).toString('hex'), text.replaceAll('-', ''));
+  assert.deepEqual(sf.decodeUuid7(bytes), sf.decodeUuid7(text));
+  assert.equal(sf.decodeUuid7(text).timestampMs, T);
+});
+
+test('10 M UUIDs are strictly increasing', () => {
+  const gen = new sf.Uuid7Generator({ mode: 'monotonic' });
+  let last = '';
+  let notIncreasing = 0;
+  for (let round = 0; round < 100; round++) {
+    for (const u of gen.nextUuid7s(100_000)) {
+      if (!(last < u)) notIncreasing++;
+      last = u;
+    }
+  }
+  assert.equal(notIncreasing, 0);
+});
+
+test('worker threads share no UUID', async () => {
+  const code = `
+    const { parentPort } = require('node:worker_threads');
+    const sf = require(${JSON.stringify(require.resolve('../index.js'))});
+    const gen = new sf.Uuid7Generator();
+    const out = [];
+    for (let i = 0; i < 100000; i++) out.push(gen.nextUuid7());
+    parentPort.postMessage(out.concat(gen.nextUuid7s(150000)));`;
+  const results = await Promise.all([0, 1, 2, 3].map(() => new Promise((resolve, reject) => {
+    const w = new Worker(code, { eval: true });
+    w.once('message', resolve);
+    w.once('error', reject);
+  })));
+  for (const list of results) {
+    assert.equal(list.filter((u, i) => i > 0 && !(list[i - 1] < u)).length, 0);
+  }
+  const all = results.flat();
+  assert.equal(new Set(all).size, all.length);
+  assert.equal(all.length, 1_000_000);
+});
+
+test('bad input is refused naming the value', () => {
+  assert.throws(() => sf.decodeUuid7('550e8400-e29b-41d4-a716-446655440000'),
+    { name: 'InvalidArgument', message: /550e8400-e29b-41d4-a716-446655440000 has version 4/ });
+  assert.throws(() => sf.decodeUuid7('nope'), { name: 'InvalidArgument', message: /'nope'/ });
+  assert.throws(() => sf.decodeUuid7(new Uint8Array(3)), { name: 'InvalidArgument', message: /got 3/ });
+  assert.throws(() => new sf.Uuid7Generator({ mode: 'fast' }), { name: 'InvalidArgument', message: /'fast'/ });
+  assert.throws(() => new sf.Uuid7Generator({ maxWaitMs: -1 }), { name: 'InvalidArgument', message: /-1/ });
+  assert.throws(() => new sf.Uuid7Generator({ nodeId: 1 }), { code: 'ERR_INVALID_ARG_TYPE' });
+  const gen = new sf.Uuid7Generator();
+  assert.throws(() => gen.nextUuid7s(-1), { name: 'InvalidArgument', message: /-1/ });
+  gen.close();
+  assert.ok(gen.closed);
+  assert.throws(() => gen.nextUuid7(), { name: 'GeneratorClosed' });
+});
