@@ -83,6 +83,9 @@ def codec_cases():
     decode("codec.decode_max_int64", "2^63 - 1 decodes (all fields at maximum)", DEFAULT,
            "9223372036854775807")
     decode("codec.decode_zero", "0 is the epoch, node 0, sequence 0", DEFAULT, "0")
+    decode("codec.decode_latest_time", "2^63 - 1 under 52 timestamp bits after the latest "
+           "epoch: the latest time any layout stamps (year 152,713; SQL's timestamp() lost "
+           "microseconds there)", "52.0.11@253402300799999", "9223372036854775807")
     compose("codec.discord_layout", "issue 2: discord preset", "discord", 1420070400000 + 123456,
             7, dc=1, machine=2)
     compose("codec.layout_42_8_13", "001 section 5a: 42/8/13", "42.8.13@1704067200000",

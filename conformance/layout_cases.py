@@ -47,6 +47,14 @@ def layout_cases():
     parse("layout.parse.seed_41_6_16", "41.6.16@1704067200000",
           "003: 6 worker bits and 16 sequence bits for 50k ids/ms bursts")
     parse("layout.parse.unix_epoch", "41.10.12@0", "001 section 5a: the Unix epoch exhausts in 2039")
+    # The core's integers are 1 to 19 ASCII digits worth at most 2^63 - 1, leading zeros
+    # included (parse_uint); the SQL functions read them the same way.
+    parse("layout.parse.epoch_19_digits", "41.10.12@0000001704067200000",
+          "a 19-digit epoch (leading zeros) is the default layout's")
+    parse("layout.parse.width_19_digits", "0000000000000000041.10.12@1704067200000",
+          "a 19-digit bit width (leading zeros) is 41")
+    parse("layout.error.epoch_20_digits", "41.10.12@00000001704067200000",
+          "20 digits are more than an int64's 19", contains=["00000001704067200000"])
     parse("layout.parse.max_timestamp_bits", "52.0.11@0",
           "52 timestamp bits, the most a layout allows (timestamps stay below 2^53)")
     parse("layout.parse.no_node_bits", "41.0.22@1704067200000", "a single-node layout")

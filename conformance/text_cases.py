@@ -90,7 +90,9 @@ def text_cases():
          ["position 12"]),
         ("base32.hyphen", "base32", "0AXF-XR5W7VBX", "no separators", ["position 4"]),
         ("base32.space", "base32", " AXFXR5W7VBX0", "no whitespace", ["position 0"]),
-        ("base32.non_ascii", "base32", "0AXFXR5W7VBXé", "non-ASCII bytes", None),
+        ("base32.non_ascii", "base32", "0AXFXR5W7VBXé",
+         "13 characters, one non-ASCII: named as the bad character, not as a wrong length",
+         ["position 12"]),
         ("base62.above_int64", "base62", "AzL8n0Y58m8", "2^63: above 2^63 - 1", ["AzL8n0Y58m8"]),
         ("base62.above_uint64", "base62", "zzzzzzzzzzz", "62^11 - 1 passes even 2^64",
          ["zzzzzzzzzzz"]),
@@ -101,6 +103,10 @@ def text_cases():
         ("base62.empty", "base62", "", "empty text", ["11 characters"]),
         ("base62.underscore", "base62", "0000_000000", "only 0-9A-Za-z", ["position 4"]),
         ("base62.plus", "base62", "+0000000000", "no signs", ["position 0"]),
+        ("base62.non_ascii", "base62", "0000000000\u0660",
+         "11 characters, the last an Arabic-Indic zero: the bad character, not a wrong length",
+         ["position 10"]),
+        ("base62.nul", "base62", "0000000000\u0000", "an embedded NUL", ["position 10"]),
     ]:
         r = parse(f"text.error.{cid}", why, enc, text, contains)
         assert r["error"] == "INVALID_ARGUMENT", cid

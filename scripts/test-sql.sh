@@ -2,7 +2,8 @@
 # SQL tests: starts a private PostgreSQL 15 (Debian's postgresql-15, as the postgres user:
 # initdb refuses root) on a free loopback port with a data directory under a temp
 # directory, loads sql/postgresql/snowfleet.sql and runs the conformance vectors through it
-# (sql/postgresql/tests/conformance_runner.py) and the index/EXPLAIN check. The server is
+# (sql/postgresql/tests/conformance_runner.py), a differential test against the reference
+# model (differential.py) and the index/EXPLAIN check. The server is
 # stopped and the directory removed on exit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,9 @@ psql=(psql -h 127.0.0.1 -p "$port" -U snowfleet -d postgres)
 
 section "sql: conformance vectors through snowfleet.sql"
 python3 sql/postgresql/tests/conformance_runner.py --psql "${psql[*]}"
+
+section "sql: a differential test against the reference model (random layouts and times)"
+python3 sql/postgresql/tests/differential.py --psql "${psql[*]}"
 
 section "sql: functions, immutability and a range scan on the primary key index"
 "${psql[@]}" -X -q -v ON_ERROR_STOP=1 -f sql/postgresql/snowfleet.sql

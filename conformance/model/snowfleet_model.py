@@ -177,7 +177,8 @@ class Layout:
 
 
 def _is_uint(s: str) -> bool:
-    return 0 < len(s) <= 18 and s.isdigit() and s.isascii()
+    # The core's parse_uint: 1 to 19 ASCII digits (leading zeros too) worth at most 2^63 - 1.
+    return 0 < len(s) <= 19 and s.isdigit() and s.isascii() and int(s) <= INT64_MAX
 
 
 def _check(epoch, ts, dc, machine, seq):

@@ -47,6 +47,24 @@ std::string bad_char(const int8_t* table, std::string_view text, const char* alp
   return alphabet;
 }
 
+bool has_bad_char(const int8_t* table, std::string_view text) {
+  for (char c : text)
+    if (table[static_cast<unsigned char>(c)] == kBad) return true;
+  return false;
+}
+
+// A text of the wrong length in bytes: a byte outside the alphabet is named first, since a
+// non-ASCII character is several bytes (13 characters with an "é" are 14 bytes, and "must be
+// 13 characters" would be wrong about them). Everything before the first bad byte is ASCII,
+// so its byte position is also its character position.
+[[noreturn]] void bad_length(const char* form, const int8_t* table, std::string_view text,
+                             const char* alphabet, const char* length) {
+  bad(form, text, has_bad_char(table, text) ? bad_char(table, text, alphabet) : length);
+}
+
+constexpr char kBase32Alphabet[] = "Crockford base32 (0-9 A-Z without U; I, L, O as 1, 1, 0)";
+constexpr char kBase62Alphabet[] = "0-9 A-Z a-z";
+
 }  // namespace
 
 IdFormat parse_id_format(std::string_view name) {
@@ -79,7 +97,8 @@ void format_base62(int64_t id, char* out) noexcept {
 }
 
 int64_t parse_base32(std::string_view text) {
-  if (text.size() != kBase32Length) bad("a base32", text, "13 characters");
+  if (text.size() != kBase32Length)
+    bad_length("a base32", kTables.b32, text, kBase32Alphabet, "13 characters");
   uint64_t v = 0;
   int acc = 0;  // OR of every digit: one branch for the whole alphabet check
   for (char c : text) {
@@ -87,9 +106,7 @@ int64_t parse_base32(std::string_view text) {
     acc |= d;
     v = v << 5 | static_cast<uint64_t>(d & 31);
   }
-  if (acc < 0)
-    bad("a base32", text,
-        bad_char(kTables.b32, text, "Crockford base32 (0-9 A-Z without U; I, L, O as 1, 1, 0)"));
+  if (acc < 0) bad("a base32", text, bad_char(kTables.b32, text, kBase32Alphabet));
   // 13 x 5 = 65 bits: the first digit's top bit is bit 64 (gone from v), its next is bit 63.
   if (kTables.b32[static_cast<unsigned char>(text[0])] > 7)
     bad("a base32", text, "at most 7ZZZZZZZZZZZZ (2^63 - 1): its first character 0-7");
@@ -97,7 +114,8 @@ int64_t parse_base32(std::string_view text) {
 }
 
 int64_t parse_base62(std::string_view text) {
-  if (text.size() != kBase62Length) bad("a base62", text, "11 characters");
+  if (text.size() != kBase62Length)
+    bad_length("a base62", kTables.b62, text, kBase62Alphabet, "11 characters");
   // 62^10 < 2^64: the first 10 digits cannot wrap; only the last one's step can (texts
   // above "LygHa16AHYF"), and that one is checked.
   uint64_t v = 0;
@@ -112,7 +130,7 @@ int64_t parse_base62(std::string_view text) {
   if (__builtin_mul_overflow(v, uint64_t{62}, &v) ||
       __builtin_add_overflow(v, static_cast<uint64_t>(last & 63), &v))
     acc |= 0x40;
-  if (acc < 0) bad("a base62", text, bad_char(kTables.b62, text, "0-9 A-Z a-z"));
+  if (acc < 0) bad("a base62", text, bad_char(kTables.b62, text, kBase62Alphabet));
   if ((acc & 0x40) || v > uint64_t{INT64_MAX})
     bad("a base62", text, "at most AzL8n0Y58m7 (2^63 - 1)");
   return static_cast<int64_t>(v);

@@ -159,10 +159,13 @@ BEGIN
   RETURN (us / 1000)::bigint;
 END $$;
 
--- The timestamptz of Unix ms (exact: timestamptz holds microseconds).
+-- The timestamptz of Unix ms, exact: whole hours are int64 arithmetic in make_interval (ms *
+-- interval '1 millisecond' is a float product, which loses microseconds past the year 4250).
+-- The interval has no day or month part, so adding it does not depend on the TimeZone.
 CREATE OR REPLACE FUNCTION snowfleet.from_ms(ms bigint) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT to_timestamp(0) + ms * interval '1 millisecond'
+  SELECT to_timestamp(0) + make_interval(hours => (ms / 3600000)::integer,
+                                         secs => (ms % 3600000) / 1000.0)
 $$;
 
 CREATE OR REPLACE FUNCTION snowfleet._check_id(id bigint) RETURNS void
@@ -391,4 +394,18 @@ CREATE OR REPLACE FUNCTION snowfleet.id_range(start timestamp, "end" timestamp,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default', OUT first bigint, OUT last bigint)
 LANGUAGE sql IMMUTABLE AS $$
   SELECT snowfleet._naive('start', start), NULL::bigint
+$$;
+
+-- One naive bound is refused too: without these, PostgreSQL casts it to timestamptz with the
+-- session's TimeZone to call the timestamptz form.
+CREATE OR REPLACE FUNCTION snowfleet.id_range(start timestamp, "end" timestamptz,
+  slack_ms bigint DEFAULT 0, layout text DEFAULT 'default', OUT first bigint, OUT last bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT snowfleet._naive('start', start), NULL::bigint
+$$;
+
+CREATE OR REPLACE FUNCTION snowfleet.id_range(start timestamptz, "end" timestamp,
+  slack_ms bigint DEFAULT 0, layout text DEFAULT 'default', OUT first bigint, OUT last bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT snowfleet._naive('end', "end"), NULL::bigint
 $$;

@@ -54,11 +54,32 @@ BEGIN
      (SELECT ROW(x.first, x.last) FROM snowfleet.id_range_ms(1796083200000, 1796169600000, 1000) x) THEN
     RAISE EXCEPTION 'id_range (timestamptz)';
   END IF;
+  -- from_ms / timestamp() are exact to the ms across every layout's window, up to the
+  -- latest one (52 timestamp bits after the latest epoch, the year 152,711): a float product
+  -- of ms and an interval lost microseconds past about the year 4250.
+  FOR r IN SELECT x FROM unnest(ARRAY[0, 1704067200000, 1737747358021, 253402300799999,
+      4503599627370495, 4503599627370495 + 253402300799999 - 1,
+      4503599627370495 + 253402300799999]::bigint[]) x LOOP
+    IF snowfleet.to_ms(snowfleet.from_ms(r.x)) IS DISTINCT FROM r.x THEN
+      RAISE EXCEPTION 'from_ms(%) = %, not exact', r.x, snowfleet.from_ms(r.x);
+    END IF;
+  END LOOP;
+  IF snowfleet.to_ms(snowfleet.timestamp(9223372036854775807, '52.0.11@0')) <> 4503599627370495 THEN
+    RAISE EXCEPTION 'timestamp(2^63 - 1, 52.0.11@0) = %', snowfleet.timestamp(9223372036854775807, '52.0.11@0');
+  END IF;
   IF snowfleet.layout_text('twitter') <> '41.5.5.12@1288834974657' THEN
     RAISE EXCEPTION 'layout_text';
   END IF;
   PERFORM pg_temp.expect_error($q$SELECT snowfleet.min_id('2026-12-01T00:00:00'::timestamp)$q$,
     '22023', 'INVALID_ARGUMENT: time must be a timestamptz%2026-12-01 00:00:00%');
+  -- One naive bound is refused like two: an exact overload, not PostgreSQL's implicit cast
+  -- of the naive one with the session's TimeZone.
+  PERFORM pg_temp.expect_error(
+    $q$SELECT * FROM snowfleet.id_range('2026-12-01T00:00:00'::timestamp, '2026-12-02T00:00:00Z'::timestamptz)$q$,
+    '22023', 'INVALID_ARGUMENT: start must be a timestamptz%2026-12-01 00:00:00%');
+  PERFORM pg_temp.expect_error(
+    $q$SELECT * FROM snowfleet.id_range('2026-12-01T00:00:00Z'::timestamptz, '2026-12-02T00:00:00'::timestamp)$q$,
+    '22023', 'INVALID_ARGUMENT: end must be a timestamptz%2026-12-02 00:00:00%');
   PERFORM pg_temp.expect_error($q$SELECT snowfleet.max_id('2026-12-01T00:00:00.000001Z')$q$,
     '22023', 'INVALID_ARGUMENT: time must be a whole millisecond%.000001Z');
   PERFORM pg_temp.expect_error($q$SELECT snowfleet.min_id('2023-12-31T23:59:59.999Z')$q$,
@@ -74,6 +95,10 @@ INSERT INTO events
 SELECT snowfleet.compose_ms(1796083200000 + g * 864, g % 1024, 0), 'event ' || g
   FROM generate_series(0, 199999) g;
 ANALYZE events;
+-- IMMUTABLE all the way down: PostgreSQL inlines the SQL functions and refuses an index
+-- expression that reaches a merely STABLE one.
+CREATE INDEX events_time ON events (snowfleet.timestamp(id));
+DROP INDEX events_time;
 \pset format unaligned
 \pset tuples_only on
 \echo 'EXPLAIN of a one-hour range scan:'

@@ -60,8 +60,9 @@ def queries(kind: str, case):
         if op == "parse_id":
             return f"SELECT snowfleet.parse_id({lit(case['text'])})::text", "id"
         if op == "decode":
+            # The time column too, read back as ms: it must be the same millisecond.
             return (f"SELECT concat_ws(',', d.timestamp_ms, d.node_id, d.datacenter_id, "
-                    f"d.machine_id, d.sequence) FROM snowfleet.decode("
+                    f"d.machine_id, d.sequence, snowfleet.to_ms(d.\"time\")) FROM snowfleet.decode("
                     f"snowfleet.parse_id({lit(case['value'])}), {lay}) d"), "decoded"
         ts, seq = case["timestamp_ms"], case["sequence"]
         if "datacenter_id" in case:
@@ -98,7 +99,8 @@ def check(kind: str, case, how: str, got: str):
         want = expect["id"]
     elif how == "decoded":
         want = ",".join(str(expect[k]) for k in
-                        ("timestamp_ms", "node_id", "datacenter_id", "machine_id", "sequence"))
+                        ("timestamp_ms", "node_id", "datacenter_id", "machine_id", "sequence",
+                         "timestamp_ms"))
     elif how == "range":
         want = f"{expect['first']},{expect['last']}"
     else:
