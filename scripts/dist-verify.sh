@@ -44,5 +44,5 @@ for whl in "${wheels[@]}"; do
   # needs the test-hooks module, which a release wheel never carries.
   (cd "$root/python/tests" && PATH="$venv/bin:$nocc" "$venv/bin/python" -m pytest -q \
     -p no:cacheprovider --rootdir "$root" -c "$root/pyproject.toml" "$root/python/tests" \
-    --deselect test_bench.py::test_bench_smoke_run)
+    --deselect python/tests/test_bench.py::test_bench_smoke_run)
 done
