@@ -14,7 +14,8 @@
 # the one `auditwheel show` computes. Every native file is checked by scripts/dist-check.sh.
 #
 # Environment: SNOWFLEET_DIST_TARGETS (default all four), SNOWFLEET_DIST_PYTHONS,
-# SOURCE_DATE_EPOCH (default: the commit's time; archives are byte-reproducible).
+# SNOWFLEET_DIST_BUILD / SNOWFLEET_DIST_OUT (default out/dist-build, out/dist),
+# SOURCE_DATE_EPOCH (default: the commit's time). See docs/dist.md.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
@@ -24,7 +25,8 @@ targets=${SNOWFLEET_DIST_TARGETS:-"x86_64-linux-gnu x86_64-linux-musl aarch64-li
 pythons=${SNOWFLEET_DIST_PYTHONS:-"3.9 3.10 3.11 3.12 3.13"}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$root/out/dist-tools/zig-cache}
-dist=out/dist
+dist=${SNOWFLEET_DIST_OUT:-out/dist}
+builds=${SNOWFLEET_DIST_BUILD:-out/dist-build}
 tools=out/dist-tools
 
 section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
@@ -94,7 +96,7 @@ for t in $targets; do
     py=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python3 2>/dev/null | tail -n 1)
     [ -n "$py" ] || { echo "no CPython $v under pyenv" >&2; exit 1; }
     section "dist: Python $v wheel for $t"
-    build=out/dist-build/$t-py
+    build=$builds/$t-py
     # One build directory per target: a new Python only rebuilds the binding.
     mkdir -p "$build"
     cmake_cross "$t" "$build" -U 'Python_*' -U '_Python_*' -DSNOWFLEET_BUILD_PYTHON=ON \
@@ -122,6 +124,9 @@ for t in $targets; do
     rm -rf "$stage" "$stage.raw"
   done
 done
+
+section "dist: sdist (builds from source anywhere else)"
+"$tools/bin/python" -m build --sdist --outdir "$dist" . >/dev/null
 
 section "dist: artifacts"
 (cd "$dist" && for f in *; do
