@@ -4,10 +4,11 @@
 # snowfleet_core_sources must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
 # node/test/manifest.test.js fails when the two disagree.
 #
-# The etcd node source ("etcd://...") is compiled in when the machine has libcurl and
-# nlohmann-json (node/tools/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as for
-# CMake). Without them the addon still builds and "etcd://" raises NODE_ID_UNAVAILABLE
-# "built without etcd support".
+# The etcd node source ("etcd://...") is compiled in when the machine has the libcurl and
+# nlohmann-json headers (node/tools/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as
+# for CMake); libcurl itself is loaded at run time (core/src/curl_loader.hpp), never
+# linked. Without the headers the addon still builds and "etcd://" raises
+# NODE_ID_UNAVAILABLE "built without etcd support".
 #
 # snowfleet_test_hooks, a second addon with the benchmark's reference rows (a bare N-API
 # call, the core's own C++ loop), exists only when SNOWFLEET_TEST_HOOKS=1 at configure time
@@ -20,6 +21,7 @@
       "core/src/cli.cc",
       "core/src/clock.cc",
       "core/src/codec.cc",
+      "core/src/curl_loader.cc",
       "core/src/etcd_base64.cc",
       "core/src/etcd_http.cc",
       "core/src/etcd_process_lease.cc",
@@ -93,7 +95,7 @@
       "conditions": [
         ["snowfleet_etcd==1", {
           "defines": ["SNOWFLEET_HAVE_ETCD=1"],
-          "libraries": ["-lcurl"]
+          "libraries": ["-ldl"]
         }]
       ]
     },

@@ -23,7 +23,6 @@ if(TARGET snowfleet)
   install(TARGETS snowfleet RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-# The static core links libcurl when the etcd node source is built in: consumers need it too.
 configure_package_config_file(cmake/snowfleetConfig.cmake.in
   "${PROJECT_BINARY_DIR}/snowfleetConfig.cmake" INSTALL_DESTINATION ${SNOWFLEET_CMAKE_DIR})
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/snowfleetConfigVersion.cmake"
@@ -32,11 +31,9 @@ install(FILES "${PROJECT_BINARY_DIR}/snowfleetConfig.cmake"
               "${PROJECT_BINARY_DIR}/snowfleetConfigVersion.cmake"
         DESTINATION ${SNOWFLEET_CMAKE_DIR})
 
-if(SNOWFLEET_HAVE_ETCD)
-  set(SNOWFLEET_PC_ETCD_LIBS " -lcurl")
-else()
-  set(SNOWFLEET_PC_ETCD_LIBS "")
-endif()
+# The static core dlopen()s libcurl for etcd:// (src/curl_loader.cc): consumers link libdl
+# (a part of libc since glibc 2.34), never libcurl.
+set(SNOWFLEET_PC_ETCD_LIBS " -ldl")
 file(RELATIVE_PATH SNOWFLEET_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" SNOWFLEET_PC_TO_PREFIX "${SNOWFLEET_PC_TO_PREFIX}")
 configure_file(cmake/snowfleet.pc.in "${PROJECT_BINARY_DIR}/snowfleet.pc" @ONLY)

@@ -29,9 +29,10 @@ pip_install() {
   python3 -m pip install --quiet --disable-pip-version-check "$@"
 }
 
-# The C++ toolchain and the libraries the core's tests and benches use.
+# The C++ toolchain and the libraries the core's tests and benches use (libcurl's headers
+# and library: the etcd node source, which loads libcurl at run time, is built and tested).
 core_deps() {
-  apt_install g++ cmake ninja-build catch2 nlohmann-json3-dev libbenchmark-dev
+  apt_install g++ cmake ninja-build catch2 nlohmann-json3-dev libbenchmark-dev libcurl4-openssl-dev
 }
 
 section() { printf '\n==== %s ====\n' "$*"; }

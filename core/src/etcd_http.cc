@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "curl_loader.hpp"
 #include "etcd_reply.hpp"
 #include "internal.hpp"
 #include "quote.hpp"
@@ -141,6 +142,7 @@ std::string scrub(std::string msg, const std::string& secret) {
 }  // namespace
 
 Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
+  load_curl(c.text);  // libcurl is opened at run time, on the first etcd:// claim
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   h_ = curl_easy_init();

