@@ -19,6 +19,7 @@
     "snowfleet_test_hooks%": "<!(node -p \"process.env.SNOWFLEET_TEST_HOOKS === '1' ? 1 : 0\")",
     "snowfleet_core_sources": [
       "core/src/cli.cc",
+      "core/src/cli_args.cc",
       "core/src/clock.cc",
       "core/src/codec.cc",
       "core/src/curl_loader.cc",

@@ -28,12 +28,16 @@
 #include <string>
 #include <vector>
 
-#include "quote.hpp"
+#include "cli_args.hpp"
 #include "snowfleet/snowfleet.hpp"
-#include "strict_int.hpp"
 
 namespace snowfleet {
 namespace {
+
+using detail::cli::Args;
+using detail::cli::Argv;
+using detail::cli::Usage;
+using namespace detail::cli;
 
 const char* kUsage =
     "usage:\n"
@@ -64,109 +68,6 @@ const char* kUsage =
     "leased from a registry directory; node=N pins it) or etcd://HOST:PORT/PREFIX?ttl=10\n"
     "(see docs/fleet.md).\n";
 
-struct Usage : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Options: "--name value" pairs plus positional arguments. Flags without a value are
-// listed in `flags`. An option given twice is refused: which one counts would be a guess.
-struct Args {
-  std::map<std::string, std::string> opts;
-  std::vector<std::string> positional;
-  bool has(const std::string& k) const { return opts.count(k) != 0; }
-  const std::string& get(const std::string& k) const { return opts.at(k); }
-};
-
-using Argv = std::vector<std::string>;
-
-// Parses argv[1..] (argv[0] is the command).
-Args parse_args(const Argv& argv, const std::vector<std::string>& valued,
-                const std::vector<std::string>& flags) {
-  Args a;
-  const size_t argc = argv.size();
-  for (size_t i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9')) {
-      std::string value;
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-      bool is_valued = false, is_flag = false;
-      for (const auto& v : valued) is_valued = is_valued || v == arg;
-      for (const auto& f : flags) is_flag = is_flag || f == arg;
-      if (is_flag && eq == std::string::npos) {
-        a.opts[arg] = "1";
-      } else if (is_valued) {
-        if (eq == std::string::npos) {
-          if (i + 1 >= argc) throw Usage("option " + arg + " needs a value");
-          value = argv[++i];
-        }
-        // -n and --count are one option, stored under each name it was given as.
-        const std::string other = arg == "-n" ? "--count" : arg == "--count" ? "-n" : "";
-        if (a.has(arg)) throw Usage("option " + arg + " is given twice");
-        if (!other.empty() && a.has(other))
-          throw Usage("option " + arg + " and " + other + " are the same option; give one");
-        a.opts[arg] = value;
-      } else {
-        throw Usage("unknown option " + arg);
-      }
-    } else {
-      a.positional.push_back(arg);
-    }
-  }
-  return a;
-}
-
-int64_t to_int(const std::string& name, const std::string& text) {
-  int64_t v;
-  if (!detail::parse_int64(text, &v, /*allow_negative=*/true))
-    throw Error(ErrorKind::kInvalidArgument,
-                name + " must be an integer, got " + detail::quote(text));
-  return v;
-}
-
-std::optional<int64_t> opt_int(const Args& a, const std::string& name) {
-  if (!a.has(name)) return std::nullopt;
-  return to_int(name, a.get(name));
-}
-
-// --node / --datacenter + --machine, as the core's NodeArgs: the core decides which
-// combinations are valid, for the CLI as for every language.
-NodeArgs node_args(const Args& a) {
-  return {opt_int(a, "--node"), opt_int(a, "--datacenter"), opt_int(a, "--machine")};
-}
-
-Layout layout_of(const Args& a) {
-  return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
-}
-
-// --max-wait-ms as a number (the generator checks its range).
-std::optional<double> max_wait_of(const Args& a) {
-  if (!a.has("--max-wait-ms")) return std::nullopt;
-  const std::string& t = a.get("--max-wait-ms");
-  double ms = 0;
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
-  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
-    throw Error(ErrorKind::kInvalidArgument,
-                "--max-wait-ms must be a number, got " + detail::quote(t));
-  return ms;
-}
-
-// -n / --count: how many to mint, 1 by default.
-size_t count_of(const Args& a) {
-  int64_t n = 1;
-  if (a.has("-n")) n = to_int("-n", a.get("-n"));
-  if (a.has("--count")) n = to_int("--count", a.get("--count"));
-  if (n < 1 || n > static_cast<int64_t>(Generator::kMaxBatch))
-    throw Error(ErrorKind::kInvalidArgument, "-n must be in [1, " +
-                                                 std::to_string(Generator::kMaxBatch) + "], got " +
-                                                 std::to_string(n));
-  return static_cast<size_t>(n);
-}
-
-// A decimal id has at most 20 characters, base32 13; UUID text has 32 or 36.
 bool is_uuid_text(const std::string& text) { return text.size() >= 32; }
 
 std::string uuid7_decoded(const std::string& text, bool json) {
@@ -176,13 +77,15 @@ std::string uuid7_decoded(const std::string& text, bool json) {
   if (json)
     return "{\"uuid\":\"" + canonical + "\",\"timestamp_ms\":" + std::to_string(f.timestamp_ms) +
            ",\"time\":\"" + format_iso8601(f.timestamp_ms) +
-           "\",\"counter\":" + std::to_string(f.counter) + ",\"random\":" + std::to_string(f.random) +
-           "}";
-  return canonical + "  " + format_iso8601(f.timestamp_ms) + "  counter=" + std::to_string(f.counter);
+           "\",\"counter\":" + std::to_string(f.counter) +
+           ",\"random\":" + std::to_string(f.random) + "}";
+  return canonical + "  " + format_iso8601(f.timestamp_ms) +
+         "  counter=" + std::to_string(f.counter);
 }
 
 int cmd_uuid7(const Argv& argv, std::ostream& out_stream) {
-  const Args a = parse_args(argv, {"-n", "--count", "--mode", "--max-wait-ms", "--max-drift-ms"}, {});
+  const Args a =
+      parse_args(argv, {"-n", "--count", "--mode", "--max-wait-ms", "--max-drift-ms"}, {});
   if (!a.positional.empty()) throw Usage("uuid7 takes no positional arguments");
   Uuid7Options o;
   if (a.has("--mode")) o.mode = parse_mode(a.get("--mode"));
@@ -194,22 +97,6 @@ int cmd_uuid7(const Argv& argv, std::ostream& out_stream) {
   for (size_t i = 0; i < uuids.size(); ++i) format_uuid(uuids[i], &out[i * 37]);
   out_stream.write(out.data(), static_cast<std::streamsize>(out.size()));
   return 0;
-}
-
-// --format, decimal when absent.
-IdFormat format_of(const Args& a) {
-  return a.has("--format") ? parse_id_format(a.get("--format")) : IdFormat::kDecimal;
-}
-
-// An id as decode reads it: in --format when given; else digits only are decimal, and
-// 13 / 11 characters base32 / base62 (decimal ids of 11 or 13 digits stay decimal).
-int64_t read_id(const Args& a, const std::string& text) {
-  if (a.has("--format")) return parse_id_as(text, format_of(a));
-  bool digits = !text.empty();
-  for (char c : text) digits = digits && c >= '0' && c <= '9';
-  if (!digits && text.size() == kBase32Length) return parse_base32(text);
-  if (!digits && text.size() == kBase62Length) return parse_base62(text);
-  return parse_id(text);
 }
 
 std::string json_decoded(int64_t id, const Layout& l) {
@@ -226,11 +113,11 @@ std::string json_decoded(int64_t id, const Layout& l) {
 }
 
 int cmd_next(const Argv& argv, std::ostream& out_stream) {
-  const Args a = parse_args(argv,
-                            {"--node", "--datacenter", "--machine", "--node-source", "-n",
-                             "--count", "--layout", "--mode", "--max-wait-ms", "--max-drift-ms",
-                             "--format"},
-                            {});
+  const Args a =
+      parse_args(argv,
+                 {"--node", "--datacenter", "--machine", "--node-source", "-n", "--count",
+                  "--layout", "--mode", "--max-wait-ms", "--max-drift-ms", "--format"},
+                 {});
   if (!a.positional.empty()) throw Usage("next takes no positional arguments");
   const IdFormat format = format_of(a);
   GeneratorArgs g;
@@ -307,7 +194,8 @@ int cmd_range(const Argv& argv, std::ostream& out) {
   const Args a =
       parse_args(argv, {"--from", "--to", "--slack-ms", "--layout", "--format"}, {"--json"});
   if (!a.positional.empty()) throw Usage("range takes no positional arguments");
-  if (!a.has("--from") || !a.has("--to")) throw Usage("range needs --from RFC3339 and --to RFC3339");
+  if (!a.has("--from") || !a.has("--to"))
+    throw Usage("range needs --from RFC3339 and --to RFC3339");
   const Layout l = layout_of(a);
   const IdFormat format = format_of(a);
   const int64_t from = parse_iso8601(a.get("--from"));
