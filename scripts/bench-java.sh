@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Java benchmark: snowfleet through JNI against tsid-creator, a pure-Java copy of
-# Twitter's IdWorker, a bare JNI call and clock reads, all in the same run.
+# Twitter's IdWorker, Uuid7Generator against uuid-creator's UUIDv7 (getTimeOrderedEpoch), a
+# bare JNI call and clock reads, all in the same run.
 #
 #   scripts/bench-java.sh [all|paired|jmh] [extra arguments for that tool]
 #

@@ -6,6 +6,7 @@
 %{
 #include "snowfleet_java.hpp"
 #include "text_range.hpp"
+#include "uuid7.hpp"
 %}
 
 %include "snowfleet_common.i"
@@ -21,6 +22,9 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
 %ignore snowfleet_java::to_bytes;
 %ignore snowfleet_java::to_jstring;
 %ignore snowfleet_java::NativeScriptedClock::clock;
+%ignore snowfleet_java::NativeScriptedRandom::random;
+%ignore snowfleet_java::NativeUuid7Args::options;
+%ignore snowfleet_java::NativeUuid7Generator::next;
 
 // No finalize() on any proxy: dev.snowfleet frees native objects through a Cleaner.
 %typemap(javafinalize) SWIGTYPE ""
@@ -37,3 +41,4 @@ SWIG_JAVABODY_PROXY(protected, public, SWIGTYPE)
 
 %include "snowfleet_java.hpp"
 %include "text_range.hpp"
+%include "uuid7.hpp"

@@ -1,6 +1,7 @@
 package dev.snowfleet.internal;
 
 import dev.snowfleet.internal.jni.NativeScriptedClock;
+import dev.snowfleet.internal.jni.NativeScriptedRandom;
 import dev.snowfleet.internal.jni.SnowfleetNativeJNI;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +19,7 @@ public final class Natives {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final AtomicLong LIVE_GENERATORS = new AtomicLong();
     private static volatile Function<Object, NativeScriptedClock> clockHandles;
+    private static volatile Function<Object, NativeScriptedRandom> randomHandles;
 
     private Natives() {}
 
@@ -26,6 +28,15 @@ public final class Natives {
         LIVE_GENERATORS.incrementAndGet();
         CLEANER.register(proxy, () -> {
             SnowfleetNativeJNI.delete_NativeGenerator(pointer);
+            LIVE_GENERATORS.decrementAndGet();
+        });
+    }
+
+    /** Frees the C++ NativeUuid7Generator behind {@code proxy} once the proxy is unreachable. */
+    public static void freeUuid7GeneratorWhenUnreachable(Object proxy, long pointer) {
+        LIVE_GENERATORS.incrementAndGet();
+        CLEANER.register(proxy, () -> {
+            SnowfleetNativeJNI.delete_NativeUuid7Generator(pointer);
             LIVE_GENERATORS.decrementAndGet();
         });
     }
@@ -54,5 +65,23 @@ public final class Natives {
      */
     public static NativeScriptedClock clockHandle(Object scriptedClock) {
         return clockHandles.apply(scriptedClock);
+    }
+
+    /** Frees the C++ NativeScriptedRandom behind {@code proxy} once the proxy is unreachable. */
+    public static void freeRandomWhenUnreachable(Object proxy, long pointer) {
+        CLEANER.register(proxy, () -> SnowfleetNativeJNI.delete_NativeScriptedRandom(pointer));
+    }
+
+    /** Set once by dev.snowfleet.testing.ScriptedRandom's static initializer. */
+    public static synchronized void setRandomHandles(Function<Object, NativeScriptedRandom> handles) {
+        if (randomHandles != null) {
+            throw new IllegalStateException("random accessor already set");
+        }
+        randomHandles = handles;
+    }
+
+    /** The native source of a dev.snowfleet.testing.ScriptedRandom (initialized, as clockHandle). */
+    public static NativeScriptedRandom randomHandle(Object scriptedRandom) {
+        return randomHandles.apply(scriptedRandom);
     }
 }

@@ -1,8 +1,10 @@
 package dev.snowfleet.bench;
 
 import com.github.f4b6a3.tsid.TsidCreator;
+import com.github.f4b6a3.uuid.UuidCreator;
 import dev.snowfleet.Generator;
 import dev.snowfleet.Mode;
+import dev.snowfleet.Uuid7Generator;
 import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 
 /**
@@ -59,6 +62,7 @@ public final class PairedBench {
         Generator strict = Generator.builder().nodeId(1).build();
         Generator monotonic = Generator.builder().nodeId(2).mode(Mode.MONOTONIC).maxDriftMs(86_400_000).build();
         TwitterIdWorker twitter = new TwitterIdWorker(1, 1);
+        Uuid7Generator uuid7 = Uuid7Generator.builder().build();  // strict: 2^15 per ms, never reached here
         List<Contender> c = new ArrayList<>();
         c.add(new Contender("strictNextId", 1, 10) {
             long run(int n) {
@@ -120,6 +124,61 @@ public final class PairedBench {
                 long s = 0;
                 for (int i = 0; i < n; i++) {
                     s += TsidCreator.getTsid().toLong();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuid7NextUuid7", 1) {
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += uuid7.nextUuid7().getLeastSignificantBits();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuidCreatorV7", 1) {
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += UuidCreator.getTimeOrderedEpoch().getLeastSignificantBits();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuidCreatorV7Fast", 1) {  // not a CSPRNG: the peer's fast variant
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += UuidCreator.getTimeOrderedEpochFast().getLeastSignificantBits();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuid7NextUuid7s10000", 1) {
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i += 10_000) {
+                    UUID[] u = uuid7.nextUuid7s(10_000);
+                    s += u[u.length - 1].getLeastSignificantBits();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuid7NextUuid72Threads", 2) {
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += uuid7.nextUuid7().getLeastSignificantBits();
+                }
+                return s;
+            }
+        });
+        c.add(new Contender("uuidCreatorV72Threads", 2) {
+            long run(int n) {
+                long s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += UuidCreator.getTimeOrderedEpoch().getLeastSignificantBits();
                 }
                 return s;
             }
@@ -270,6 +329,8 @@ public final class PairedBench {
         ratio(byRound, "monotonicNextId", "tsidCreator", "monotonic nextId() / tsid-creator, median per-round ratio");
         ratio(byRound, "monotonicNextId2Threads", "tsidCreator2Threads", "2 threads: monotonic / tsid-creator");
         ratio(byRound, "strictNextId", "twitterIdWorkerJava", "strict nextId() / Java IdWorker");
+        ratio(byRound, "uuid7NextUuid7", "uuidCreatorV7", "nextUuid7() / uuid-creator getTimeOrderedEpoch()");
+        ratio(byRound, "uuid7NextUuid72Threads", "uuidCreatorV72Threads", "2 threads: nextUuid7() / uuid-creator");
         ratio(byRound, "monotonicNextId", "bareJniCall", "monotonic nextId() / bare JNI call");
     }
 

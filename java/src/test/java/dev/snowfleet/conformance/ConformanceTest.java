@@ -69,7 +69,7 @@ class ConformanceTest {
             assertTrue(doc.path("cases").size() > 0, f + " has no cases");
             kinds.add(doc.path("kind").asText());
         }
-        assertEquals(Set.of("arguments", "layout", "codec", "scenario", "time", "text", "range"), kinds, "vector kinds in " + vectorsDir());
+        assertEquals(Set.of("arguments", "layout", "codec", "scenario", "time", "text", "range", "uuid7"), kinds, "vector kinds in " + vectorsDir());
     }
 
     @TestFactory
@@ -105,6 +105,9 @@ class ConformanceTest {
                         break;
                     case "range":
                         run = () -> TextRangeVectors.runRange(c);
+                        break;
+                    case "uuid7":
+                        run = () -> Uuid7Vectors.run(c);
                         break;
                     default:
                         run = () -> fail("unknown vector kind '" + kind + "' in " + f);
