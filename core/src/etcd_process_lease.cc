@@ -111,11 +111,21 @@ ProcessLease::~ProcessLease() {
 }
 
 void ProcessLease::grant() {
+  // A grant that failed while we waited for the lock fails us too: against an etcd that
+  // hangs, N claimants would otherwise wait N request timeouts, one grant after another.
+  const uint64_t failures = grant_failures_.load(std::memory_order_acquire);
   std::lock_guard<std::mutex> lock(grant_mu_);
   if (id_ != 0) return;
+  if (grant_failures_.load(std::memory_order_acquire) != failures) throw Unreachable(grant_error_);
   const int64_t sent = clock_->monotonic_ns();
-  const nlohmann::json g =
-      http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+  nlohmann::json g;
+  try {
+    g = http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+  } catch (const std::exception& e) {
+    grant_error_ = e.what();
+    grant_failures_.fetch_add(1, std::memory_order_acq_rel);
+    throw;
+  }
   const int64_t id = i64(g, "ID");
   const int64_t ttl = i64(g, "TTL");
   if (id == 0 || ttl <= 0)
@@ -135,18 +145,40 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind) : lease_(lease) {
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind, long timeout_ms,
+                                       const std::atomic<uint64_t>* cancel)
+    : lease_(lease),
+      until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)) {
+  const uint64_t gen = cancel->load(std::memory_order_acquire);
+  const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
-  if (kind == kClaim) {
-    ++lease_.claims_waiting_;
-    lease_.turn_cv_.wait(lock, [this] { return lease_.in_flight_ < kRequestsInFlight; });
-    --lease_.claims_waiting_;
-  } else {
-    lease_.turn_cv_.wait(lock, [this] {
-      return lease_.in_flight_ < kRequestsInFlight && lease_.claims_waiting_ == 0;
-    });
+  if (kind == kClaim) ++lease_.claims_waiting_;
+  const bool free = lease_.turn_cv_.wait_until(lock, until_, [&] {
+    return cancelled() || (lease_.in_flight_ < kRequestsInFlight &&
+                           (kind == kClaim || lease_.claims_waiting_ == 0));
+  });
+  if (kind == kClaim) --lease_.claims_waiting_;
+  if (!free || cancelled()) {
+    lock.unlock();
+    lease_.turn_cv_.notify_all();  // a mark waiting behind this claim
+    throw Unreachable(cancelled() ? std::string("request cancelled (closing)")
+                                  : "no request turn within " + std::to_string(timeout_ms) +
+                                        " ms: the " + std::to_string(kRequestsInFlight) +
+                                        " requests this process may have in flight to etcd "
+                                        "did not answer");
   }
   ++lease_.in_flight_;
+}
+
+long ProcessLease::RequestTurn::remaining_ms() const noexcept {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      until_ - std::chrono::steady_clock::now());
+  return static_cast<long>(std::max<int64_t>(1, left.count()));
+}
+
+void ProcessLease::wake_turns() {
+  { std::lock_guard<std::mutex> lock(turn_mu_); }  // a waiter is either waiting or will see it
+  turn_cv_.notify_all();
 }
 
 ProcessLease::RequestTurn::~RequestTurn() {

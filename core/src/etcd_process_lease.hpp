@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -76,24 +77,40 @@ class ProcessLease {
     int64_t slots = -1;          ///< the layout's slot count `held` is for; -1: unknown
     std::set<int64_t> held;      ///< held below `slots`, as of the last read plus our claims
     std::set<int64_t> claiming;  ///< picked by a claim of this process, answer pending
+    /// Reads of the held slots that failed, and why the last one did: a claim that waited
+    /// for the lock while another's read failed fails with it, instead of sending its own
+    /// (against an etcd that hangs, N waiting claims would otherwise take N timeouts).
+    std::atomic<uint64_t> read_failures{0};
+    std::string read_error;
   };
   /// A turn to send a claim or mark request: at most kRequestsInFlight at once per process
   /// and store. A storm of this process's generators then queues here, not in etcd, whose
   /// latency (and so every request's timeout) stays that of a few requests. Claims go
   /// first: a held generator's keeper writes its mark ahead of need (twice a second, even
   /// idle), so a claim that waited behind every holder's keeper would wait for nothing.
+  /// The wait for a turn counts against the request's timeout and ends when the caller's
+  /// requests are cancelled: against an etcd that hangs, the 8 turns are held for a full
+  /// timeout each, and a claim or close() must not wait for the whole queue.
   class RequestTurn {
    public:
     enum Kind { kClaim, kMark };
-    RequestTurn(ProcessLease& lease, Kind kind);
+    /// Waits for a turn at most `timeout_ms`, and not once `*cancel` (the caller's Http
+    /// cancellation generation) has moved; then throws Unreachable.
+    RequestTurn(ProcessLease& lease, Kind kind, long timeout_ms,
+                const std::atomic<uint64_t>* cancel);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
+    /// What the wait left of `timeout_ms` for the request itself (at least 1 ms).
+    long remaining_ms() const noexcept;
 
    private:
     ProcessLease& lease_;
+    std::chrono::steady_clock::time_point until_;
   };
   static constexpr int kRequestsInFlight = 8;
+  /// Wakes the requests waiting for a turn, so that one whose caller was cancelled gives up.
+  void wake_turns();
 
   /// The shared state and the mutex that guards it.
   std::mutex& claim_state(HeldSlots** held) {
@@ -117,8 +134,10 @@ class ProcessLease {
   int64_t margin_ns_ = 0;
   long request_ms_ = 1000;
   int64_t id_ = 0;
-  std::mutex grant_mu_;  // one grant for all the threads that acquire at once
-  std::mutex claim_mu_;  // held_
+  std::mutex grant_mu_;                      // one grant for all the threads that acquire at once
+  std::atomic<uint64_t> grant_failures_{0};  // see grant()
+  std::string grant_error_;                  // the last grant's failure, under grant_mu_
+  std::mutex claim_mu_;                      // held_
   HeldSlots held_;
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;

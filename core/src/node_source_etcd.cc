@@ -116,10 +116,11 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                         {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
     bool succeeded = false;
     try {
-      const ProcessLease::RequestTurn turn(*shared_, first_mark_written_
-                                                         ? ProcessLease::RequestTurn::kMark
-                                                         : ProcessLease::RequestTurn::kClaim);
-      const json t = http_.post("/v3/kv/txn", txn, request_ms_);
+      const ProcessLease::RequestTurn turn(*shared_,
+                                           first_mark_written_ ? ProcessLease::RequestTurn::kMark
+                                                               : ProcessLease::RequestTurn::kClaim,
+                                           request_ms_, &cancel_gen_);
+      const json t = http_.post("/v3/kv/txn", txn, turn.remaining_ms());
       succeeded = t.value("succeeded", false);
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
@@ -159,7 +160,10 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     shared_.reset();  // the last holder revokes the lease
   }
 
-  void cancel_pending() noexcept override { cancel_gen_.fetch_add(1, std::memory_order_acq_rel); }
+  void cancel_pending() noexcept override {
+    cancel_gen_.fetch_add(1, std::memory_order_acq_rel);
+    if (shared_) shared_->wake_turns();  // a request still waiting for its turn gives up too
+  }
 
   void abandon_after_fork() noexcept override { abandoned_ = true; }
 
@@ -179,11 +183,22 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     // this process has picked.
     ProcessLease::HeldSlots* known = nullptr;
     std::mutex& mu = shared_->claim_state(&known);
-    bool fresh = false;           // `known->held` was read during this claim
+    bool fresh = false;  // `known->held` was read during this claim
+    const uint64_t read_failures = known->read_failures.load(std::memory_order_acquire);
     const auto read_held = [&] {  // under mu
-      const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-      known->held =
-          etcd::held_slots(http_.post("/v3/kv/range", held_range, request_ms_), slots_dir, slots);
+      // A read that failed while we waited for mu fails this claim too (see HeldSlots).
+      if (known->read_failures.load(std::memory_order_acquire) != read_failures)
+        throw etcd::Unreachable(known->read_error);
+      try {
+        const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
+                                             request_ms_, &cancel_gen_);
+        known->held = etcd::held_slots(http_.post("/v3/kv/range", held_range, turn.remaining_ms()),
+                                       slots_dir, slots);
+      } catch (const std::exception& e) {
+        known->read_error = e.what();
+        known->read_failures.fetch_add(1, std::memory_order_acq_rel);
+        throw;
+      }
       known->slots = slots;
       fresh = true;
     };
@@ -242,8 +257,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       json reply;
       try {
         {
-          const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-          reply = http_.post("/v3/kv/txn", txn, request_ms_);
+          const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
+                                               request_ms_, &cancel_gen_);
+          reply = http_.post("/v3/kv/txn", txn, turn.remaining_ms());
         }
         got = etcd::read_claim_reply(reply);
       } catch (...) {
@@ -307,8 +323,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-    http_.post("/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms);  // or the lease will
+    const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
+                                         timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);
+    http_.post("/v3/kv/txn", txn, turn.remaining_ms());  // or the lease will
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence
