@@ -115,6 +115,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
          json::array({{{"request_put",
                         {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
     bool succeeded = false;
+    const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
     try {
       const ProcessLease::RequestTurn turn(*shared_,
                                            first_mark_written_ ? ProcessLease::RequestTurn::kMark
@@ -124,7 +125,10 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       succeeded = t.value("succeeded", false);
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
-      set_problem(why);
+      // Cancelled by close(): no sign the store fails, and a problem recorded here would
+      // keep release() from giving the slot key back (it would then stay, locked, with
+      // the lease this process's other generators keep alive).
+      if (cancel_gen_.load(std::memory_order_acquire) == gen) set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
     if (!succeeded) {
