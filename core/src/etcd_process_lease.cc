@@ -206,7 +206,7 @@ void ProcessLease::keepalive_loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, wait, [this] { return stop_; })) return;
+      if (cv_.wait_for(lock, wait, [this] { return stop_ || lost(); })) return;
     }
     if (!keepalive_once()) return;
     // Keep trying faster after a failure: the deadline decides when minting stops.
@@ -215,7 +215,19 @@ void ProcessLease::keepalive_loop() {
   }
 }
 
+void ProcessLease::mark_lost(const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (lost()) return;
+    lost_.store(true, std::memory_order_release);
+    deadline_ = INT64_MIN;
+    for (LeaseHolder* h : holders_) h->lease_lost(why);
+  }
+  cv_.notify_all();  // the keepalive thread has nothing left to keep
+}
+
 bool ProcessLease::keepalive_once() {
+  if (lost()) return false;
   const int64_t sent = clock_->monotonic_ns();
   int64_t ttl = 0;
   std::string failure;

@@ -68,6 +68,10 @@ class ProcessLease {
   /// The lease's local deadline for a confirmation sent at `sent` with `ttl_s` granted.
   int64_t deadline_after(int64_t sent, int64_t ttl_s) const noexcept;
   bool lost() const noexcept { return lost_.load(std::memory_order_acquire); }
+  /// etcd answered a request on this lease that it does not know it ("requested lease not
+  /// found": expired or revoked before a keepalive could tell): every holder is lost, the
+  /// keepalive stops, and the next acquire() grants a new lease.
+  void mark_lost(const std::string& why);
 
   /// What this process knows of the held slots under the prefix, shared by its claims on
   /// this store: each starts from what the previous ones learned (so it usually costs a

@@ -87,19 +87,32 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   // Runs the claim protocol; throws kNodeIdUnavailable when no slot can be had.
   void claim(const Layout& layout, const SlotFilter& usable) {
     const std::string quoted = "node source " + quote(cfg_.text);
-    try {
-      shared_ = ProcessLease::acquire(cfg_, clock_);
-    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
-    }
-    try {
-      claim_slot(layout, usable, quoted);
-    } catch (const Error&) {
-      shared_.reset();  // the last holder revokes the lease
-      throw;
-    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
-      shared_.reset();
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+    for (int round = 0;; ++round) {
+      try {
+        shared_ = ProcessLease::acquire(cfg_, clock_);
+      } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
+        throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+      }
+      try {
+        claim_slot(layout, usable, quoted);
+        return;
+      } catch (const Error&) {
+        shared_.reset();  // the last holder revokes the lease
+        throw;
+      } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
+        // The process's lease went away in etcd (expired while the process was paused
+        // or cut off, revoked) before its keepalive noticed: tell its holders now, and
+        // claim once more on a new lease instead of failing every claim until then.
+        if (round == 0 &&
+            std::string(e.what()).find("requested lease not found") != std::string::npos) {
+          shared_->mark_lost("etcd no longer has the lease " + std::to_string(shared_->id()) +
+                             " (" + e.what() + "); the slot may belong to another process now");
+          shared_.reset();
+          continue;
+        }
+        shared_.reset();
+        throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+      }
     }
   }
 
