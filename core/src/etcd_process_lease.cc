@@ -145,35 +145,49 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind, long timeout_ms,
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind,
                                        const std::atomic<uint64_t>* cancel)
-    : lease_(lease),
-      until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)) {
+    : lease_(lease) {
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
+  const uint64_t failures = lease_.turn_failures_;
   if (kind == kClaim) ++lease_.claims_waiting_;
-  const bool free = lease_.turn_cv_.wait_until(lock, until_, [&] {
-    return cancelled() || (lease_.in_flight_ < kRequestsInFlight &&
-                           (kind == kClaim || lease_.claims_waiting_ == 0));
+  lease_.turn_cv_.wait(lock, [&] {
+    return cancelled() || lease_.turn_failures_ != failures ||
+           (lease_.in_flight_ < kRequestsInFlight &&
+            (kind == kClaim || lease_.claims_waiting_ == 0));
   });
   if (kind == kClaim) --lease_.claims_waiting_;
-  if (!free || cancelled()) {
+  if (cancelled() || lease_.turn_failures_ != failures) {
+    const std::string why =
+        cancelled() ? std::string("request cancelled (closing)")
+                    : "a request ahead of this one got no answer: " + lease_.turn_failure_;
     lock.unlock();
     lease_.turn_cv_.notify_all();  // a mark waiting behind this claim
-    throw Unreachable(cancelled() ? std::string("request cancelled (closing)")
-                                  : "no request turn within " + std::to_string(timeout_ms) +
-                                        " ms: the " + std::to_string(kRequestsInFlight) +
-                                        " requests this process may have in flight to etcd "
-                                        "did not answer");
+    throw Unreachable(why);
   }
   ++lease_.in_flight_;
 }
 
-long ProcessLease::RequestTurn::remaining_ms() const noexcept {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      until_ - std::chrono::steady_clock::now());
-  return static_cast<long>(std::max<int64_t>(1, left.count()));
+nlohmann::json ProcessLease::send(Http& http, RequestTurn::Kind kind, const std::string& path,
+                                  const nlohmann::json& body, long timeout_ms,
+                                  const std::atomic<uint64_t>* cancel) {
+  const RequestTurn turn(*this, kind, cancel);
+  const uint64_t gen = cancel->load(std::memory_order_acquire);
+  try {
+    return http.post(path, body, timeout_ms);
+  } catch (const Unreachable& e) {
+    if (cancel->load(std::memory_order_acquire) == gen) {  // not a cancellation
+      {
+        std::lock_guard<std::mutex> lock(turn_mu_);
+        ++turn_failures_;
+        turn_failure_ = e.what();
+      }
+      turn_cv_.notify_all();
+    }
+    throw;
+  }
 }
 
 void ProcessLease::wake_turns() {

@@ -9,7 +9,6 @@
 #include <sys/types.h>
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -92,26 +91,28 @@ class ProcessLease {
   /// latency (and so every request's timeout) stays that of a few requests. Claims go
   /// first: a held generator's keeper writes its mark ahead of need (twice a second, even
   /// idle), so a claim that waited behind every holder's keeper would wait for nothing.
-  /// The wait for a turn counts against the request's timeout and ends when the caller's
-  /// requests are cancelled: against an etcd that hangs, the 8 turns are held for a full
-  /// timeout each, and a claim or close() must not wait for the whole queue.
+  /// Against an etcd that hangs, the 8 turns are held for a full request timeout each: a
+  /// request that gets no answer fails the requests then waiting for a turn (they would
+  /// only wait to get none either), and close() cancels its generator's wait. A slow etcd
+  /// that answers keeps its queue: a storm of claims waits its turn however long.
   class RequestTurn {
    public:
     enum Kind { kClaim, kMark };
-    /// Waits for a turn at most `timeout_ms`, and not once `*cancel` (the caller's Http
-    /// cancellation generation) has moved; then throws Unreachable.
-    RequestTurn(ProcessLease& lease, Kind kind, long timeout_ms,
-                const std::atomic<uint64_t>* cancel);
+    /// Waits for a turn; throws Unreachable when a request in flight gets no answer or
+    /// `*cancel` (the caller's Http cancellation generation) moves meanwhile.
+    RequestTurn(ProcessLease& lease, Kind kind, const std::atomic<uint64_t>* cancel);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
-    /// What the wait left of `timeout_ms` for the request itself (at least 1 ms).
-    long remaining_ms() const noexcept;
 
    private:
     ProcessLease& lease_;
-    std::chrono::steady_clock::time_point until_;
   };
+  /// One claim or mark request in a turn: `http.post(path, body, timeout_ms)`, whose
+  /// Unreachable (not a cancellation) also fails the requests waiting for a turn.
+  nlohmann::json send(Http& http, RequestTurn::Kind kind, const std::string& path,
+                      const nlohmann::json& body, long timeout_ms,
+                      const std::atomic<uint64_t>* cancel);
   static constexpr int kRequestsInFlight = 8;
   /// Wakes the requests waiting for a turn, so that one whose caller was cancelled gives up.
   void wake_turns();
@@ -147,7 +148,9 @@ class ProcessLease {
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
   int claims_waiting_ = 0;
-  std::mutex mu_;  // holders_, stop_, failing_
+  uint64_t turn_failures_ = 0;  // requests in a turn that got no answer
+  std::string turn_failure_;    // why the last one did not
+  std::mutex mu_;               // holders_, stop_, failing_
   std::condition_variable cv_;
   std::vector<LeaseHolder*> holders_;
   int64_t deadline_ = INT64_MIN;

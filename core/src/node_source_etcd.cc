@@ -130,11 +130,10 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     bool succeeded = false;
     const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
     try {
-      const ProcessLease::RequestTurn turn(*shared_,
-                                           first_mark_written_ ? ProcessLease::RequestTurn::kMark
-                                                               : ProcessLease::RequestTurn::kClaim,
-                                           request_ms_, &cancel_gen_);
-      const json t = http_.post("/v3/kv/txn", txn, turn.remaining_ms());
+      const json t = shared_->send(http_,
+                                   first_mark_written_ ? ProcessLease::RequestTurn::kMark
+                                                       : ProcessLease::RequestTurn::kClaim,
+                                   "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
       succeeded = t.value("succeeded", false);
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
@@ -207,10 +206,10 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       if (known->read_failures.load(std::memory_order_acquire) != read_failures)
         throw etcd::Unreachable(known->read_error);
       try {
-        const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
-                                             request_ms_, &cancel_gen_);
-        known->held = etcd::held_slots(http_.post("/v3/kv/range", held_range, turn.remaining_ms()),
-                                       slots_dir, slots);
+        known->held =
+            etcd::held_slots(shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/range",
+                                           held_range, request_ms_, &cancel_gen_),
+                             slots_dir, slots);
       } catch (const std::exception& e) {
         known->read_error = e.what();
         known->read_failures.fetch_add(1, std::memory_order_acq_rel);
@@ -273,11 +272,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       etcd::ClaimReply got;
       json reply;
       try {
-        {
-          const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
-                                               request_ms_, &cancel_gen_);
-          reply = http_.post("/v3/kv/txn", txn, turn.remaining_ms());
-        }
+        reply = shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
+                              request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
@@ -340,9 +336,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim,
-                                         timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);
-    http_.post("/v3/kv/txn", txn, turn.remaining_ms());  // or the lease will
+    shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
+                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);  // or the lease will
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
     std::getline(std::cin, line);
     std::atomic<long long> claim_max{0};
     std::atomic<int> claimed{0};
+    std::atomic<int> errors{0};
     std::vector<std::thread> threads;
     for (int i = 0; i < claimers; ++i)
       threads.emplace_back([&] {
@@ -57,7 +58,8 @@ int main(int argc, char** argv) {
         try {
           snowfleet::Generator c(o);
           ++claimed;
-        } catch (const snowfleet::Error&) {
+        } catch (const snowfleet::Error& e) {
+          if (errors++ == 0) std::fprintf(stderr, "first refusal: %s\n", e.what());
         }
         const long long took = now_us() - a;
         long long seen = claim_max.load();
