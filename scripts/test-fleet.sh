@@ -37,7 +37,7 @@ section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFL
 cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
   -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
 cmake --build "$build" --target snowfleet_tests fleet_worker storm_worker outage_probe budget_probe \
-  close_probe snowfleet >/dev/null
+  close_probe turn_probe release_probe late_claim_probe snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
 etcd_pid=""
@@ -94,9 +94,11 @@ STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
   timeout 180 python3 tests/fleet/storm_test.py
 
 section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
-for t in etcd_replies_test budget_test close_test symlink_swap_test cli_layout_test etcd_wipe_test; do
+for t in etcd_replies_test budget_test close_test turn_test release_test lease_gone_test symlink_swap_test cli_layout_test etcd_wipe_test; do
   SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
-    CLOSE_PROBE="$build/tests/close_probe" FLEET_WORKER="$build/tests/fleet_worker" \
+    CLOSE_PROBE="$build/tests/close_probe" TURN_PROBE="$build/tests/turn_probe" RELEASE_PROBE="$build/tests/release_probe" \
+    LATE_CLAIM_PROBE="$build/tests/late_claim_probe" \
+    FLEET_WORKER="$build/tests/fleet_worker" \
     ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
 done
 

@@ -134,7 +134,8 @@ std::string token_key(const EtcdConfig& c) {
 // an endpoint echoes can carry it into a log.
 std::string scrub(std::string msg, const std::string& secret) {
   if (secret.empty()) return msg;
-  for (size_t at; (at = msg.find(secret)) != std::string::npos;)
+  // Search on after each "***" written: a password inside "***" would find itself there.
+  for (size_t at = 0; (at = msg.find(secret, at)) != std::string::npos; at += 3)
     msg.replace(at, secret.size(), "***");
   return msg;
 }

@@ -111,11 +111,21 @@ ProcessLease::~ProcessLease() {
 }
 
 void ProcessLease::grant() {
+  // A grant that failed while we waited for the lock fails us too: against an etcd that
+  // hangs, N claimants would otherwise wait N request timeouts, one grant after another.
+  const uint64_t failures = grant_failures_.load(std::memory_order_acquire);
   std::lock_guard<std::mutex> lock(grant_mu_);
   if (id_ != 0) return;
+  if (grant_failures_.load(std::memory_order_acquire) != failures) throw Unreachable(grant_error_);
   const int64_t sent = clock_->monotonic_ns();
-  const nlohmann::json g =
-      http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+  nlohmann::json g;
+  try {
+    g = http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+  } catch (const std::exception& e) {
+    grant_error_ = e.what();
+    grant_failures_.fetch_add(1, std::memory_order_acq_rel);
+    throw;
+  }
   const int64_t id = i64(g, "ID");
   const int64_t ttl = i64(g, "TTL");
   if (id == 0 || ttl <= 0)
@@ -135,18 +145,54 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind) : lease_(lease) {
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind,
+                                       const std::atomic<uint64_t>* cancel)
+    : lease_(lease) {
+  const uint64_t gen = cancel->load(std::memory_order_acquire);
+  const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
-  if (kind == kClaim) {
-    ++lease_.claims_waiting_;
-    lease_.turn_cv_.wait(lock, [this] { return lease_.in_flight_ < kRequestsInFlight; });
-    --lease_.claims_waiting_;
-  } else {
-    lease_.turn_cv_.wait(lock, [this] {
-      return lease_.in_flight_ < kRequestsInFlight && lease_.claims_waiting_ == 0;
-    });
+  const uint64_t failures = lease_.turn_failures_;
+  if (kind == kClaim) ++lease_.claims_waiting_;
+  lease_.turn_cv_.wait(lock, [&] {
+    return cancelled() || lease_.turn_failures_ != failures ||
+           (lease_.in_flight_ < kRequestsInFlight &&
+            (kind == kClaim || lease_.claims_waiting_ == 0));
+  });
+  if (kind == kClaim) --lease_.claims_waiting_;
+  if (cancelled() || lease_.turn_failures_ != failures) {
+    const std::string why =
+        cancelled() ? std::string("request cancelled (closing)")
+                    : "a request ahead of this one got no answer: " + lease_.turn_failure_;
+    lock.unlock();
+    lease_.turn_cv_.notify_all();  // a mark waiting behind this claim
+    throw Unreachable(why);
   }
   ++lease_.in_flight_;
+}
+
+nlohmann::json ProcessLease::send(Http& http, RequestTurn::Kind kind, const std::string& path,
+                                  const nlohmann::json& body, long timeout_ms,
+                                  const std::atomic<uint64_t>* cancel) {
+  const RequestTurn turn(*this, kind, cancel);
+  const uint64_t gen = cancel->load(std::memory_order_acquire);
+  try {
+    return http.post(path, body, timeout_ms);
+  } catch (const Unreachable& e) {
+    if (cancel->load(std::memory_order_acquire) == gen) {  // not a cancellation
+      {
+        std::lock_guard<std::mutex> lock(turn_mu_);
+        ++turn_failures_;
+        turn_failure_ = e.what();
+      }
+      turn_cv_.notify_all();
+    }
+    throw;
+  }
+}
+
+void ProcessLease::wake_turns() {
+  { std::lock_guard<std::mutex> lock(turn_mu_); }  // a waiter is either waiting or will see it
+  turn_cv_.notify_all();
 }
 
 ProcessLease::RequestTurn::~RequestTurn() {
@@ -174,7 +220,7 @@ void ProcessLease::keepalive_loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, wait, [this] { return stop_; })) return;
+      if (cv_.wait_for(lock, wait, [this] { return stop_ || lost(); })) return;
     }
     if (!keepalive_once()) return;
     // Keep trying faster after a failure: the deadline decides when minting stops.
@@ -183,7 +229,19 @@ void ProcessLease::keepalive_loop() {
   }
 }
 
+void ProcessLease::mark_lost(const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (lost()) return;
+    lost_.store(true, std::memory_order_release);
+    deadline_ = INT64_MIN;
+    for (LeaseHolder* h : holders_) h->lease_lost(why);
+  }
+  cv_.notify_all();  // the keepalive thread has nothing left to keep
+}
+
 bool ProcessLease::keepalive_once() {
+  if (lost()) return false;
   const int64_t sent = clock_->monotonic_ns();
   int64_t ttl = 0;
   std::string failure;

@@ -67,6 +67,10 @@ class ProcessLease {
   /// The lease's local deadline for a confirmation sent at `sent` with `ttl_s` granted.
   int64_t deadline_after(int64_t sent, int64_t ttl_s) const noexcept;
   bool lost() const noexcept { return lost_.load(std::memory_order_acquire); }
+  /// etcd answered a request on this lease that it does not know it ("requested lease not
+  /// found": expired or revoked before a keepalive could tell): every holder is lost, the
+  /// keepalive stops, and the next acquire() grants a new lease.
+  void mark_lost(const std::string& why);
 
   /// What this process knows of the held slots under the prefix, shared by its claims on
   /// this store: each starts from what the previous ones learned (so it usually costs a
@@ -76,16 +80,27 @@ class ProcessLease {
     int64_t slots = -1;          ///< the layout's slot count `held` is for; -1: unknown
     std::set<int64_t> held;      ///< held below `slots`, as of the last read plus our claims
     std::set<int64_t> claiming;  ///< picked by a claim of this process, answer pending
+    /// Reads of the held slots that failed, and why the last one did: a claim that waited
+    /// for the lock while another's read failed fails with it, instead of sending its own
+    /// (against an etcd that hangs, N waiting claims would otherwise take N timeouts).
+    std::atomic<uint64_t> read_failures{0};
+    std::string read_error;
   };
   /// A turn to send a claim or mark request: at most kRequestsInFlight at once per process
   /// and store. A storm of this process's generators then queues here, not in etcd, whose
   /// latency (and so every request's timeout) stays that of a few requests. Claims go
   /// first: a held generator's keeper writes its mark ahead of need (twice a second, even
   /// idle), so a claim that waited behind every holder's keeper would wait for nothing.
+  /// Against an etcd that hangs, the 8 turns are held for a full request timeout each: a
+  /// request that gets no answer fails the requests then waiting for a turn (they would
+  /// only wait to get none either), and close() cancels its generator's wait. A slow etcd
+  /// that answers keeps its queue: a storm of claims waits its turn however long.
   class RequestTurn {
    public:
     enum Kind { kClaim, kMark };
-    RequestTurn(ProcessLease& lease, Kind kind);
+    /// Waits for a turn; throws Unreachable when a request in flight gets no answer or
+    /// `*cancel` (the caller's Http cancellation generation) moves meanwhile.
+    RequestTurn(ProcessLease& lease, Kind kind, const std::atomic<uint64_t>* cancel);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
@@ -93,7 +108,14 @@ class ProcessLease {
    private:
     ProcessLease& lease_;
   };
+  /// One claim or mark request in a turn: `http.post(path, body, timeout_ms)`, whose
+  /// Unreachable (not a cancellation) also fails the requests waiting for a turn.
+  nlohmann::json send(Http& http, RequestTurn::Kind kind, const std::string& path,
+                      const nlohmann::json& body, long timeout_ms,
+                      const std::atomic<uint64_t>* cancel);
   static constexpr int kRequestsInFlight = 8;
+  /// Wakes the requests waiting for a turn, so that one whose caller was cancelled gives up.
+  void wake_turns();
 
   /// The shared state and the mutex that guards it.
   std::mutex& claim_state(HeldSlots** held) {
@@ -117,14 +139,18 @@ class ProcessLease {
   int64_t margin_ns_ = 0;
   long request_ms_ = 1000;
   int64_t id_ = 0;
-  std::mutex grant_mu_;  // one grant for all the threads that acquire at once
-  std::mutex claim_mu_;  // held_
+  std::mutex grant_mu_;                      // one grant for all the threads that acquire at once
+  std::atomic<uint64_t> grant_failures_{0};  // see grant()
+  std::string grant_error_;                  // the last grant's failure, under grant_mu_
+  std::mutex claim_mu_;                      // held_
   HeldSlots held_;
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
   int claims_waiting_ = 0;
-  std::mutex mu_;  // holders_, stop_, failing_
+  uint64_t turn_failures_ = 0;  // requests in a turn that got no answer
+  std::string turn_failure_;    // why the last one did not
+  std::mutex mu_;               // holders_, stop_, failing_
   std::condition_variable cv_;
   std::vector<LeaseHolder*> holders_;
   int64_t deadline_ = INT64_MIN;

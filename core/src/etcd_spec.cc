@@ -23,6 +23,14 @@ bool valid_host(const std::string& h) {
                            "0123456789.-_") == std::string::npos;
 }
 
+// The query options an etcd spec knows.
+bool known_option(const std::string& k) {
+  for (const char* o : {"ttl", "node", "tls", "cacert", "cert", "key", "user", "password_file",
+                        "password_env", "password"})
+    if (k == o) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string redact_node_source(const std::string& spec) {
@@ -38,9 +46,18 @@ std::string redact_node_source(const std::string& spec) {
   if (q == std::string::npos) return out;
   for (size_t pos = q + 1; pos <= out.size();) {
     const size_t amp = out.find('&', pos);
-    const size_t stop = amp == std::string::npos ? out.size() : amp;
-    if (out.compare(pos, 9, "password=") == 0 && pos + 9 <= stop)
+    size_t stop = amp == std::string::npos ? out.size() : amp;
+    if (out.compare(pos, 9, "password=") == 0 && pos + 9 <= stop) {
+      // A query cannot carry '&' in a value: what follows up to the next known option may
+      // be the rest of a password that holds one.
+      while (stop < out.size()) {
+        const size_t next = std::min(out.find('&', stop + 1), out.size());
+        if (known_option(out.substr(stop + 1, std::min(out.find('=', stop + 1), next) - stop - 1)))
+          break;
+        stop = next;
+      }
       out.replace(pos + 9, stop - pos - 9, "***");
+    }
     const size_t next = out.find('&', pos);
     if (next == std::string::npos) break;
     pos = next + 1;
@@ -90,6 +107,7 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
     pos = comma + 1;
   }
   pos = 0;
+  bool after_password = false;  // the previous option was an inline password
   while (!query.empty() && pos <= query.size()) {
     const auto amp = query.find('&', pos);
     const std::string kv =
@@ -122,11 +140,16 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
       if (!c.password.empty() || !c.password_file.empty() || !c.password_env.empty())
         bad(quoted + ": give one of password, password_file, password_env");
       (k == "password" ? c.password : k == "password_file" ? c.password_file : c.password_env) = v;
+    } else if (!kv.empty() && after_password) {
+      // Likely the rest of a password holding '&': not named, it may be secret.
+      bad(quoted + ": an unknown option follows password= (a password holding '&' cannot be " +
+          "given inline: use password_file= or password_env=)");
     } else if (!kv.empty()) {
       bad(quoted + ": unknown option " + quote(k) +
           " (known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
           "password)");
     }
+    after_password = k == "password";
     if (amp == std::string::npos) break;
     pos = amp + 1;
   }

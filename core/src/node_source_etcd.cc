@@ -87,19 +87,32 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   // Runs the claim protocol; throws kNodeIdUnavailable when no slot can be had.
   void claim(const Layout& layout, const SlotFilter& usable) {
     const std::string quoted = "node source " + quote(cfg_.text);
-    try {
-      shared_ = ProcessLease::acquire(cfg_, clock_);
-    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
-    }
-    try {
-      claim_slot(layout, usable, quoted);
-    } catch (const Error&) {
-      shared_.reset();  // the last holder revokes the lease
-      throw;
-    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
-      shared_.reset();
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+    for (int round = 0;; ++round) {
+      try {
+        shared_ = ProcessLease::acquire(cfg_, clock_);
+      } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
+        throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+      }
+      try {
+        claim_slot(layout, usable, quoted);
+        return;
+      } catch (const Error&) {
+        shared_.reset();  // the last holder revokes the lease
+        throw;
+      } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
+        // The process's lease went away in etcd (expired while the process was paused
+        // or cut off, revoked) before its keepalive noticed: tell its holders now, and
+        // claim once more on a new lease instead of failing every claim until then.
+        if (round == 0 &&
+            std::string(e.what()).find("requested lease not found") != std::string::npos) {
+          shared_->mark_lost("etcd no longer has the lease " + std::to_string(shared_->id()) +
+                             " (" + e.what() + "); the slot may belong to another process now");
+          shared_.reset();
+          continue;
+        }
+        shared_.reset();
+        throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + e.what());
+      }
     }
   }
 
@@ -115,15 +128,19 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
          json::array({{{"request_put",
                         {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
     bool succeeded = false;
+    const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
     try {
-      const ProcessLease::RequestTurn turn(*shared_, first_mark_written_
-                                                         ? ProcessLease::RequestTurn::kMark
-                                                         : ProcessLease::RequestTurn::kClaim);
-      const json t = http_.post("/v3/kv/txn", txn, request_ms_);
+      const json t = shared_->send(http_,
+                                   first_mark_written_ ? ProcessLease::RequestTurn::kMark
+                                                       : ProcessLease::RequestTurn::kClaim,
+                                   "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
       succeeded = t.value("succeeded", false);
     } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
       const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
-      set_problem(why);
+      // Cancelled by close(): no sign the store fails, and a problem recorded here would
+      // keep release() from giving the slot key back (it would then stay, locked, with
+      // the lease this process's other generators keep alive).
+      if (cancel_gen_.load(std::memory_order_acquire) == gen) set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
     if (!succeeded) {
@@ -159,7 +176,10 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     shared_.reset();  // the last holder revokes the lease
   }
 
-  void cancel_pending() noexcept override { cancel_gen_.fetch_add(1, std::memory_order_acq_rel); }
+  void cancel_pending() noexcept override {
+    cancel_gen_.fetch_add(1, std::memory_order_acq_rel);
+    if (shared_) shared_->wake_turns();  // a request still waiting for its turn gives up too
+  }
 
   void abandon_after_fork() noexcept override { abandoned_ = true; }
 
@@ -179,11 +199,22 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     // this process has picked.
     ProcessLease::HeldSlots* known = nullptr;
     std::mutex& mu = shared_->claim_state(&known);
-    bool fresh = false;           // `known->held` was read during this claim
+    bool fresh = false;  // `known->held` was read during this claim
+    const uint64_t read_failures = known->read_failures.load(std::memory_order_acquire);
     const auto read_held = [&] {  // under mu
-      const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-      known->held =
-          etcd::held_slots(http_.post("/v3/kv/range", held_range, request_ms_), slots_dir, slots);
+      // A read that failed while we waited for mu fails this claim too (see HeldSlots).
+      if (known->read_failures.load(std::memory_order_acquire) != read_failures)
+        throw etcd::Unreachable(known->read_error);
+      try {
+        known->held =
+            etcd::held_slots(shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/range",
+                                           held_range, request_ms_, &cancel_gen_),
+                             slots_dir, slots);
+      } catch (const std::exception& e) {
+        known->read_error = e.what();
+        known->read_failures.fetch_add(1, std::memory_order_acq_rel);
+        throw;
+      }
       known->slots = slots;
       fresh = true;
     };
@@ -241,10 +272,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       etcd::ClaimReply got;
       json reply;
       try {
-        {
-          const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-          reply = http_.post("/v3/kv/txn", txn, request_ms_);
-        }
+        reply = shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
+                              request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
@@ -307,8 +336,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    const ProcessLease::RequestTurn turn(*shared_, ProcessLease::RequestTurn::kClaim);
-    http_.post("/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms);  // or the lease will
+    shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
+                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);  // or the lease will
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence

@@ -22,10 +22,10 @@ def now_ms():
     return time.time_ns() // 1_000_000
 
 
-def mint(endpoint, extra="", n=1):
+def mint(endpoint, extra="", n=1, timeout=60):
     """Runs the CLI against the fake; returns (exit code, stdout, stderr)."""
     p = subprocess.run([CLI, "next", "--node-source", f"etcd://{endpoint}/p?ttl=5&node=7{extra}",
-                        "-n", str(n)], capture_output=True, text=True, timeout=60)
+                        "-n", str(n)], capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -107,6 +107,29 @@ class UnboundedReply(unittest.TestCase):
               f"({err.strip()[:120]})", flush=True)
         self.assertNotEqual(code, 0)
         self.assertLess(peak_mb, 64, "a reply of unbounded size is read into memory")
+
+
+class PasswordScrub(unittest.TestCase):
+    """Every message of an authentication passes through a scrub that writes the password
+    as "***". A password that is a part of "***" ("*", "**", "***") found itself again in
+    what it had just written: the scrub looped for ever, the claim hung (the breaker
+    review of issue 12)."""
+
+    def test_a_star_password_neither_hangs_nor_shows(self):
+        for pw in ("*", "**", "***"):
+            fake = FakeEtcd({"/v3/auth/authenticate": (
+                401, {"error": "etcdserver: authentication failed, invalid user ID or password"
+                      " (got *)", "code": 3, "message": "etcdserver: authentication failed, "
+                      "invalid user ID or password (got *)"})})
+            try:
+                try:
+                    code, out, err = mint(fake.endpoint, f"&user=u&password={pw}", timeout=20)
+                except subprocess.TimeoutExpired:
+                    self.fail(f"password {pw!r}: the claim hung")
+            finally:
+                fake.close()
+            self.assertNotEqual(code, 0)
+            self.assertIn("wrong password", err)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ new holder's first call on a slot: count, min, p50, max), the slowest next_id ca
     python3 tests/fleet/history_check.py FILE...     (exit 1 on any violation)
 """
 import bisect
+import os
 import sys
 from urllib.parse import urlsplit
 
@@ -58,7 +59,10 @@ class Process:
         a network namespace names the same cluster by another address) or local dir."""
         src = self.source.split("?")[0]
         if src.startswith("etcd://"):
-            reg = "etcd:" + urlsplit(src).path
+            # As the spec parser reads it: trailing '/' dropped, "snowfleet" for none.
+            reg = "etcd:" + (urlsplit(src).path[1:].rstrip("/") or "snowfleet")
+        elif src.startswith("local:"):
+            reg = "local:" + os.path.normpath(src[len("local:"):])
         else:
             reg = src
         return (reg, self.node)

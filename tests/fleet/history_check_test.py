@@ -107,6 +107,19 @@ class HistoryCheck(unittest.TestCase):
         v = " ".join(self.run_check(old, new).violations)
         self.assertIn("overlap", v)
 
+    def test_overlap_under_other_spellings_of_one_slot(self):
+        # The parser strips a prefix's trailing '/' and takes "snowfleet" for none; a local
+        # registry's trailing '/' names the same directory. Each is one slot.
+        for first, second in (("etcd://h1:1/p?ttl=4", "etcd://h1:1/p/?ttl=4"),
+                              ("etcd://h1:1?ttl=4", "etcd://h1:1/snowfleet"),
+                              ("local:/tmp/reg", "local:/tmp/reg/?node=7")):
+            old = Hist(1, source=first).claim(0).lease(1, 100 * MS, 2000).id(10 * MS, 1000)
+            old.id(220 * MS, 1002)
+            new = Hist(2, source=second).claim(200 * MS).lease(201 * MS, 300 * MS, 3000)
+            new.id(210 * MS, 2001).lease(211 * MS, 300 * MS, 3000)
+            v = " ".join(self.run_check(old, new).violations)
+            self.assertIn("overlap", v, (first, second))
+
     def test_below_the_old_holders_mark(self):
         old, new = self.clean_pair()
         new.lines = [l for l in new.lines if not l.startswith("id ")]
