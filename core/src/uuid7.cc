@@ -63,7 +63,7 @@ Layout Uuid7Generator::layout() { return Layout::create(0, 48, 0, kSequenceBits)
 
 Uuid7Generator::Uuid7Generator(Uuid7Options options) : options_(std::move(options)) {
   // The Generator checks the options (and throws) before anything is drawn.
-  generators_.push_back(std::make_unique<Generator>(inner_options(options_)));
+  generators_.push_back(std::unique_ptr<Generator>(new Generator(inner_options(options_), true)));
   if (!options_.random) options_.random = system_random();
   system_random_ = options_.random == system_random();
   if (system_random_) {
@@ -118,7 +118,7 @@ Generator& Uuid7Generator::replace_after_fork() {
   if (closed()) throw Error(ErrorKind::kGeneratorClosed, "UUIDv7 generator is closed");
   const uint64_t generation = detail::fork_generation();
   if (generation_.load(std::memory_order_relaxed) != generation) {
-    generators_.push_back(std::make_unique<Generator>(inner_options(options_)));
+    generators_.push_back(std::unique_ptr<Generator>(new Generator(inner_options(options_), true)));
     generation_.store(generation, std::memory_order_relaxed);
     gen_.store(generators_.back().get(), std::memory_order_release);
   }

@@ -106,9 +106,10 @@ struct Uuid7Options {
 /// sequence < 2^15, so the counter never rolls over.
 ///
 /// Every Uuid7Generator of the process on one clock mints from one state word (an id
-/// space, see Generator), and those on the system random source share one key, drawn once
-/// per process: their UUIDs are strictly increasing across generators too. With a scripted
-/// source the key is the source's first two words.
+/// space, see Generator, of UUIDv7 generators only: no Snowflake generator shares it or is
+/// refused for it, whatever its layout), and those on the system random source share one
+/// key, drawn once per process: their UUIDs are strictly increasing across generators too.
+/// With a scripted source the key is the source's first two words.
 /// In a forked child the generator keeps minting (unlike a Snowflake generator with a
 /// static node id): the child's random bits are fresh, so its UUIDs differ from the
 /// parent's in the 48 random bits even where their (millisecond, counter) coincide.
