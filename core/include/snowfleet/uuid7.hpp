@@ -149,6 +149,7 @@ class Uuid7Generator {
   uint64_t seed_of(int64_t ms) noexcept;
   Uuid make(int64_t packed, uint64_t random) noexcept;
   uint64_t draw();
+  std::unique_lock<std::mutex> lock() const;
 
   Uuid7Options options_;
   bool system_random_;
@@ -157,6 +158,7 @@ class Uuid7Generator {
   std::atomic<Generator*> gen_{nullptr};
   std::atomic<uint64_t> generation_{0};                 // the fork generation gen_ was made in
   mutable std::mutex mu_;                               // guards generators_ and a replacement
+  mutable std::atomic<uint64_t> mu_generation_{0};      // the fork generation mu_ was built in
   std::vector<std::unique_ptr<Generator>> generators_;  // the current one last
   std::atomic<bool> closed_{false};
 };
