@@ -56,8 +56,10 @@ Mode parse_mode(std::string_view text) {
   bad("mode must be 'strict' or 'monotonic', got " + detail::quote(text));
 }
 
-Generator::Generator(GeneratorOptions o)
-    : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks) {
+Generator::Generator(GeneratorOptions o) : Generator(std::move(o), false) {}
+
+Generator::Generator(GeneratorOptions o, bool uuid7)
+    : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks), uuid7_(uuid7) {
   if (mode_ != Mode::kStrict && mode_ != Mode::kMonotonic)
     bad("mode must be strict (0) or monotonic (1), got " + std::to_string(static_cast<int>(mode_)));
   if (!std::isfinite(o.max_wait_ms) || o.max_wait_ms < 0 || o.max_wait_ms > 60000)
@@ -110,7 +112,7 @@ void Generator::attach(int64_t node_id, int64_t floor_state) {
   // Throws (and the lease member releases the slot) when an open generator of this process
   // overlaps the id space but cannot share its word.
   space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
-                                             describe());
+                                             describe(), uuid7_);
   state_ = space_->word();
   if (lease_) {
     try {

@@ -28,9 +28,16 @@ uint64_t time_source_of(const Clock& clock) {
              : 0;
 }
 
-snowfleet_space key_of(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive) {
+// UUIDv7 spaces are the same time with the low bit set (a clock's address is aligned, so
+// the bit is free): every copy of the core already keeps different time sources apart, so
+// UUID generators share one word among themselves and never meet a Snowflake generator.
+constexpr uint64_t kUuid7Source = 1;
+static_assert(alignof(ScriptedClock) > 1, "the low bit of a clock's address is free");
+
+snowfleet_space key_of(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
+                       bool uuid7) {
   snowfleet_space key{};
-  key.time_source = time_source_of(clock);
+  key.time_source = time_source_of(clock) | (uuid7 ? kUuid7Source : 0);
   key.epoch_ms = layout.epoch_ms();
   key.timestamp_shift = layout.timestamp_shift();
   key.sequence_bits = layout.sequence_bits();
@@ -43,8 +50,8 @@ snowfleet_space key_of(const Layout& layout, int64_t node_id, const Clock& clock
 }  // namespace
 
 IdSpace::IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
-                 const std::string& description) {
-  const snowfleet_space key = key_of(layout, node_id, clock, exclusive);
+                 const std::string& description, bool uuid7) {
+  const snowfleet_space key = key_of(layout, node_id, clock, exclusive, uuid7);
   char why[192];
   const int rc = registry().open(&key, description.c_str(), &slot_, &word_, why, sizeof why);
   if (rc == 1)
@@ -77,7 +84,7 @@ void IdSpace::close(bool retire, int64_t final_value) noexcept {
 
 bool IdSpace::would_conflict(const Layout& layout, int64_t node_id, const Clock& clock,
                              bool exclusive) {
-  const snowfleet_space key = key_of(layout, node_id, clock, exclusive);
+  const snowfleet_space key = key_of(layout, node_id, clock, exclusive, false);
   return registry().would_conflict(&key) != 0;
 }
 
@@ -85,7 +92,9 @@ size_t IdSpace::remembered() noexcept { return registry().space_count(); }
 
 void IdSpace::forget(const Clock& clock) noexcept {
   const uint64_t source = time_source_of(clock);
-  if (source != 0) registry().forget_time_source(source);
+  if (source == 0) return;
+  registry().forget_time_source(source);
+  registry().forget_time_source(source | kUuid7Source);
 }
 
 }  // namespace detail

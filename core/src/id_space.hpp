@@ -18,11 +18,12 @@ class IdSpace {
  public:
   /// Opens the id space of `node_id` under `layout` in `clock`'s time. `exclusive` (a
   /// leased node id): no other generator may have the space open. `description` names
-  /// this generator in another one's refusal. Throws kNodeIdUnavailable naming the other
-  /// generator when an open generator of this process overlaps the space but cannot share
-  /// its word.
+  /// this generator in another one's refusal. `uuid7`: the space of a Uuid7Generator's
+  /// inner generator, apart from every Snowflake space (a 128-bit UUID never equals a 64-bit
+  /// id). Throws kNodeIdUnavailable naming the other generator when an open generator of
+  /// this process overlaps the space but cannot share its word.
   IdSpace(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
-          const std::string& description);
+          const std::string& description, bool uuid7 = false);
   /// Drops the word (the registry keeps the space's own reference).
   ~IdSpace();
   IdSpace(const IdSpace&) = delete;

@@ -3,6 +3,7 @@
 // (see Uuid7Generator in uuid7.hpp) and keeps the generator minting across fork().
 #include <algorithm>
 #include <array>
+#include <new>
 #include <string>
 
 #include "generator_internal.hpp"
@@ -63,7 +64,7 @@ Layout Uuid7Generator::layout() { return Layout::create(0, 48, 0, kSequenceBits)
 
 Uuid7Generator::Uuid7Generator(Uuid7Options options) : options_(std::move(options)) {
   // The Generator checks the options (and throws) before anything is drawn.
-  generators_.push_back(std::make_unique<Generator>(inner_options(options_)));
+  generators_.push_back(std::unique_ptr<Generator>(new Generator(inner_options(options_), true)));
   if (!options_.random) options_.random = system_random();
   system_random_ = options_.random == system_random();
   if (system_random_) {
@@ -74,7 +75,24 @@ Uuid7Generator::Uuid7Generator(Uuid7Options options) : options_(std::move(option
   }
   uid_ = g_next_uid.fetch_add(1, std::memory_order_relaxed);
   generation_.store(detail::fork_generation(), std::memory_order_relaxed);
+  mu_generation_.store(detail::fork_generation(), std::memory_order_relaxed);
   gen_.store(generators_.back().get(), std::memory_order_release);
+}
+
+// mu_, built anew the first time it is taken in a forked child: a parent thread may have
+// held it at the fork (stats(), close(), a replacement), and that thread does not exist in
+// the child to release it. The core's revive lock (itself rebuilt in every child) makes
+// one thread do it, before any thread of the child takes mu_.
+std::unique_lock<std::mutex> Uuid7Generator::lock() const {
+  const uint64_t generation = detail::fork_generation();
+  if (mu_generation_.load(std::memory_order_acquire) != generation) {
+    const std::unique_lock<std::mutex> revive = detail::lock_revive(options_.wait_hooks);
+    if (mu_generation_.load(std::memory_order_relaxed) != generation) {
+      new (&mu_) std::mutex();  // the old one is leaked on purpose, never destroyed
+      mu_generation_.store(generation, std::memory_order_release);
+    }
+  }
+  return std::unique_lock<std::mutex>(mu_);
 }
 
 Uuid7Generator::~Uuid7Generator() = default;
@@ -114,11 +132,11 @@ Generator& Uuid7Generator::current() { return *gen_.load(std::memory_order_acqui
 // shares the id space, so the child continues after the parent's last UUID. The old one
 // stays in generators_: destroying it in the child would release nothing of its own.
 Generator& Uuid7Generator::replace_after_fork() {
-  const std::lock_guard<std::mutex> lock(mu_);
+  const std::unique_lock<std::mutex> held = lock();
   if (closed()) throw Error(ErrorKind::kGeneratorClosed, "UUIDv7 generator is closed");
   const uint64_t generation = detail::fork_generation();
   if (generation_.load(std::memory_order_relaxed) != generation) {
-    generators_.push_back(std::make_unique<Generator>(inner_options(options_)));
+    generators_.push_back(std::unique_ptr<Generator>(new Generator(inner_options(options_), true)));
     generation_.store(generation, std::memory_order_relaxed);
     gen_.store(generators_.back().get(), std::memory_order_release);
   }
@@ -182,7 +200,7 @@ std::vector<Uuid> Uuid7Generator::next(size_t n) {
 
 Stats Uuid7Generator::stats() const noexcept {
   Stats total;
-  const std::lock_guard<std::mutex> lock(mu_);
+  const std::unique_lock<std::mutex> held = lock();
   for (const auto& g : generators_) {
     const Stats s = g->stats();
 #define SNOWFLEET_X_SUM(type, name, camel, init, doc) total.name += s.name;
@@ -199,7 +217,7 @@ Status Uuid7Generator::status() {
 }
 
 void Uuid7Generator::close() noexcept {
-  const std::lock_guard<std::mutex> lock(mu_);
+  const std::unique_lock<std::mutex> held = lock();
   closed_.store(true, std::memory_order_release);
   for (auto& g : generators_) g->close();
 }

@@ -85,6 +85,11 @@ class Generator {
   bool closed() const noexcept;
 
  private:
+  friend class Uuid7Generator;
+  /// `uuid7`: a Uuid7Generator's inner generator, in an id space apart from every
+  /// Snowflake generator's (see detail::IdSpace).
+  Generator(GeneratorOptions options, bool uuid7);
+
   struct Run {
     int64_t first;  // packed (elapsed_ms << sequence_bits | sequence) of the first id
     int64_t count;
@@ -139,6 +144,7 @@ class Generator {
   bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own
   std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
   std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry
+  bool uuid7_ = false;                              // a Uuid7Generator's: UUID id space
   std::unique_ptr<detail::MarkKeeper> keeper_;      // leased: extends the mark ahead
   const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
   int64_t initial_state_ = -1;             // state_ at construction (encodes the claimed mark)

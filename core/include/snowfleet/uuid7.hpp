@@ -106,9 +106,10 @@ struct Uuid7Options {
 /// sequence < 2^15, so the counter never rolls over.
 ///
 /// Every Uuid7Generator of the process on one clock mints from one state word (an id
-/// space, see Generator), and those on the system random source share one key, drawn once
-/// per process: their UUIDs are strictly increasing across generators too. With a scripted
-/// source the key is the source's first two words.
+/// space, see Generator, of UUIDv7 generators only: no Snowflake generator shares it or is
+/// refused for it, whatever its layout), and those on the system random source share one
+/// key, drawn once per process: their UUIDs are strictly increasing across generators too.
+/// With a scripted source the key is the source's first two words.
 /// In a forked child the generator keeps minting (unlike a Snowflake generator with a
 /// static node id): the child's random bits are fresh, so its UUIDs differ from the
 /// parent's in the 48 random bits even where their (millisecond, counter) coincide.
@@ -148,6 +149,7 @@ class Uuid7Generator {
   uint64_t seed_of(int64_t ms) noexcept;
   Uuid make(int64_t packed, uint64_t random) noexcept;
   uint64_t draw();
+  std::unique_lock<std::mutex> lock() const;
 
   Uuid7Options options_;
   bool system_random_;
@@ -156,6 +158,7 @@ class Uuid7Generator {
   std::atomic<Generator*> gen_{nullptr};
   std::atomic<uint64_t> generation_{0};                 // the fork generation gen_ was made in
   mutable std::mutex mu_;                               // guards generators_ and a replacement
+  mutable std::atomic<uint64_t> mu_generation_{0};      // the fork generation mu_ was built in
   std::vector<std::unique_ptr<Generator>> generators_;  // the current one last
   std::atomic<bool> closed_{false};
 };

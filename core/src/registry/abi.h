@@ -26,7 +26,8 @@ extern "C" {
  * scripted clock's ids are a world of their own. */
 typedef struct snowfleet_space {
   /* 0: real time (the system clock, and any clock that reads it); otherwise an opaque
-   * identity of a clock with a time of its own (a scripted test clock). */
+   * identity of a clock with a time of its own (a scripted test clock). The low bit set:
+   * the UUIDv7 generators of that time, whose values never equal a Snowflake id. */
   uint64_t time_source;
   int64_t epoch_ms;
   int32_t timestamp_shift;
