@@ -110,6 +110,25 @@ def check(kind: str, case, how: str, got: str):
     return None if got == want else f"got {got!r}, expected {want!r}"
 
 
+def run_all(psql: str, sqls: list) -> dict | None:
+    """Runs every expression in one psql session (the functions loaded once), each through
+    snowfleet_test.try so an error is a result; returns {index: text}, None if psql failed."""
+    script = [PRELUDE, f"\\i {SQL}", "\\pset format unaligned", "\\pset tuples_only on"]
+    for i, sql in enumerate(sqls):
+        script.append(f"SELECT {i} || E'\\t' || snowfleet_test.try({lit(sql)});")
+    run = subprocess.run(shlex.split(psql) + ["-X", "-q", "-v", "ON_ERROR_STOP=1"],
+                         input="\n".join(script), capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stderr, file=sys.stderr)
+        return None
+    results = {}
+    for line in run.stdout.splitlines():
+        if "\t" in line:
+            i, got = line.split("\t", 1)
+            results[int(i)] = got
+    return results
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--psql", required=True, help="the psql command line, database included")
@@ -121,19 +140,9 @@ def main(argv=None) -> int:
             q = queries(doc["kind"], case)
             if q is not None:
                 cases.append((doc["kind"], case, *q))
-    script = [PRELUDE, f"\\i {SQL}", "\\pset format unaligned", "\\pset tuples_only on"]
-    for i, (_, _, sql, _) in enumerate(cases):
-        script.append(f"SELECT {i} || E'\\t' || snowfleet_test.try({lit(sql)});")
-    run = subprocess.run(shlex.split(args.psql) + ["-X", "-q", "-v", "ON_ERROR_STOP=1"],
-                         input="\n".join(script), capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stderr, file=sys.stderr)
+    results = run_all(args.psql, [sql for _, _, sql, _ in cases])
+    if results is None:
         return 1
-    results = {}
-    for line in run.stdout.splitlines():
-        if "\t" in line:
-            i, got = line.split("\t", 1)
-            results[int(i)] = got
     failures = 0
     for i, (kind, case, _, how) in enumerate(cases):
         problem = "no result" if i not in results else check(kind, case, how, results[i])

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import pathlib
 import random
-import shlex
-import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -25,7 +23,7 @@ sys.path.insert(0, str(ROOT / "sql" / "postgresql" / "tests"))
 
 import snowfleet_model as m  # noqa: E402
 import text_model as t  # noqa: E402
-from conformance_runner import PRELUDE, SQL, lit  # noqa: E402
+from conformance_runner import lit, run_all  # noqa: E402
 
 INT64_MAX = 2**63 - 1
 
@@ -130,19 +128,9 @@ def main(argv=None) -> int:
     ap.add_argument("--layouts", type=int, default=300)
     args = ap.parse_args(argv)
     all_cases = cases(args.seed, args.layouts)
-    script = [PRELUDE, f"\\i {SQL}", "\\pset format unaligned", "\\pset tuples_only on"]
-    for i, (_, sql, _) in enumerate(all_cases):
-        script.append(f"SELECT {i} || E'\\t' || snowfleet_test.try({lit(sql)});")
-    run = subprocess.run(shlex.split(args.psql) + ["-X", "-q", "-v", "ON_ERROR_STOP=1"],
-                         input="\n".join(script), capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stderr, file=sys.stderr)
+    got = run_all(args.psql, [sql for _, sql, _ in all_cases])
+    if got is None:
         return 1
-    got = {}
-    for line in run.stdout.splitlines():
-        if "\t" in line:
-            i, v = line.split("\t", 1)
-            got[int(i)] = v
     failures = 0
     for i, (what, _, want) in enumerate(all_cases):
         have = got.get(i, "no result")
