@@ -324,7 +324,10 @@ class PolyglotLocalRegistry(unittest.TestCase):
         victim.finish()
         # Fill the registry (two never-used slots and the victim's) from other languages:
         # whoever gets the victim's slot must mint only above the victim's ids.
-        extra = [Worker(src, cmd=polyglot_cmd(l, src, 3, layout)) for l in ("python", "java", "java")]
+        # They run long enough that none ends (freeing its slot, which another extra would then
+        # take, legitimately) before the slowest has claimed: a JVM compiling its source file
+        # on a loaded machine took over 3 s and got the slot a finished Python extra had left.
+        extra = [Worker(src, cmd=polyglot_cmd(l, src, 10, layout)) for l in ("python", "java", "java")]
         got = [w.node() for w in extra]
         self.assertNotIn(None, got)
         self.assertEqual(len(set(nodes[:1] + nodes[2:] + got)), 8,
