@@ -30,11 +30,13 @@ builds=${SNOWFLEET_DIST_BUILD:-out/dist-build}
 section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
 zig_tools_install
 
-# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the most compatible
-# one it names: "This constrains the platform tag to ...").
+# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the overall one:
+# "... is consistent with the following platform tag: ...", which already takes every
+# "This constrains the platform tag to ..." line into account; a wheel at the baseline
+# has no such line).
 auditwheel_tag() {
   "$tools/bin/auditwheel" show "$1" 2>/dev/null | tr '\n' ' ' |
-    sed -nE 's/.*constrains the platform tag to +"([^"]+)".*/\1/p'
+    sed -nE 's/.*consistent with the +following platform tag: +"([^"]+)".*/\1/p'
 }
 
 rm -rf "$dist" && mkdir -p "$dist"
