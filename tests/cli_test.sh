@@ -56,6 +56,11 @@ expect_exit 2 next --node-source ''
 grep -q "node_source must not be empty" "$err_file" || fail "empty source: $(cat "$err_file")"
 expect_exit 2 compose --timestamp-ms 1737747358021 --datacenter 1 --machine 1 --node 1 --layout twitter
 expect_exit 2 next --node 1 --max-wait-ms 5x
+# A decimal number as from_chars reads one, whatever the toolchain's library has.
+expect_exit 0 next --node 1 --max-wait-ms 2.5
+expect_exit 0 next --node 1 --max-wait-ms 1e3
+expect_exit 2 next --node 1 --max-wait-ms ' 5'
+expect_exit 2 next --node 1 --max-wait-ms 0x10
 expect_exit 2 next --node $'1\n'
 grep -q "got '1\\\\x0a'" "$err_file" || fail "control bytes quoted: $(cat "$err_file")"
 
@@ -116,15 +121,15 @@ expect_refused "--node is given twice" compose --timestamp-ms 1737747358021 --no
 expect_refused "--count and -n are the same option" next --node 1 -n 2 --count 3
 expect_refused "--layout is given twice" decode 0 --layout twitter --layout default
 # uuid7: N canonical UUIDv7s, ascending; decode reads them (and the RFC 9562 example) back.
-out=$("$cli" uuid7 -n 1000 --mode monotonic)
+out=$("${cli[@]}" uuid7 -n 1000 --mode monotonic)
 python3 -c '
 import sys, uuid
 u = [uuid.UUID(line) for line in sys.argv[1].splitlines()]
 assert len(u) == 1000 and all(x.version == 7 and x.variant == uuid.RFC_4122 for x in u), u[:2]
 assert all(a.bytes < b.bytes for a, b in zip(u, u[1:])), "not ascending"' "$out" || fail "uuid7 -n 1000"
 first=$(head -n1 <<<"$out")
-"$cli" decode "$first" | grep -qE "^$first  [0-9T:.-]+Z  counter=[0-9]+$" || fail "decode uuid7: $("$cli" decode "$first")"
-[ "$("$cli" decode --json 017F22E279B07CC398C4DC0C0C07398F)" = \
+"${cli[@]}" decode "$first" | grep -qE "^$first  [0-9T:.-]+Z  counter=[0-9]+$" || fail "decode uuid7: $("${cli[@]}" decode "$first")"
+[ "$("${cli[@]}" decode --json 017F22E279B07CC398C4DC0C0C07398F)" = \
   '{"uuid":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f","timestamp_ms":1645557742000,"time":"2022-02-22T19:22:22.000Z","counter":53532868,"random":241944299518351}' ] \
   || fail "decode --json of RFC 9562's example"
 expect_refused "not a UUIDv7: 550e8400-e29b-41d4-a716-446655440000 has version 4" \

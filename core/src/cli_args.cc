@@ -1,7 +1,9 @@
 // The CLI's argument handling (cli_args.hpp).
 #include "cli_args.hpp"
 
-#include <charconv>
+#include <locale>
+#include <optional>
+#include <sstream>
 
 #include "quote.hpp"
 #include "strict_int.hpp"
@@ -72,13 +74,32 @@ Layout layout_of(const Args& a) {
   return a.has("--layout") ? Layout::parse(a.get("--layout")) : Layout();
 }
 
+namespace {
+
+// A decimal number, all of `t`: digits, a '-', a point, an exponent. Not std::from_chars:
+// libc++ (zig's, which builds the release artifacts) has no floating-point from_chars.
+// Not strtod: it follows the host's LC_NUMERIC (a JVM sets it from the environment) and
+// takes spaces, '+', hex, inf and nan; the classic-locale stream after the character
+// check takes exactly what from_chars would, less "inf"/"nan".
+std::optional<double> to_double(const std::string& t) {
+  if (t.empty() || t[0] == '+' || t.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    return std::nullopt;
+  std::istringstream in(t);
+  in.imbue(std::locale::classic());
+  double v = 0;
+  in >> std::noskipws >> v;
+  if (in.fail() || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 // --max-wait-ms as a number (the generator checks its range).
 std::optional<double> max_wait_of(const Args& a) {
   if (!a.has("--max-wait-ms")) return std::nullopt;
   const std::string& t = a.get("--max-wait-ms");
-  double ms = 0;
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), ms);
-  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+  const std::optional<double> ms = to_double(t);
+  if (!ms)
     throw Error(ErrorKind::kInvalidArgument, "--max-wait-ms must be a number, got " + quote(t));
   return ms;
 }

@@ -32,13 +32,14 @@ namespace {
 // estimate of the TSC rate (90% of the calibrated one) so the window always closes before
 // the millisecond boundary. Readers inside the window skip clock_gettime. Any doubt (window
 // being written, TSC outside it, platform without an invariant TSC) means a real read.
-std::atomic<uint64_t> g_ticks_per_ms{0};  // 90% of the calibrated rate; 0 = not calibrated
 std::once_flag g_tsc_once;
+
+#if SNOWFLEET_HAVE_TSC
+std::atomic<uint64_t> g_ticks_per_ms{0};  // 90% of the calibrated rate; 0 = not calibrated
 std::mutex g_calib_mu;
 uint64_t g_calib_tsc = 0;
 int64_t g_calib_ns = 0;
 
-#if SNOWFLEET_HAVE_TSC
 bool file_contains(const char* path, const char* needle, bool first_line_only) {
   std::ifstream f(path);
   if (!f) return false;

@@ -1,7 +1,8 @@
 // Random sources for UUIDs: the process's CSPRNG behind a per-thread buffer, and the
 // scripted splitmix64 sequence tests use.
 #include <errno.h>
-#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -14,14 +15,18 @@ namespace snowfleet {
 namespace detail {
 namespace {
 
-// Fills [p, p + bytes) from getrandom(2), retrying short reads and EINTR.
+// Fills [p, p + bytes) from getrandom(2), retrying short reads and EINTR. Through
+// syscall(): glibc's getrandom() wrapper is 2.25+, and the release artifacts are built
+// against the manylinux_2_17 baseline (glibc 2.17), where it would be an undefined symbol.
 void getrandom_all(void* p, size_t bytes) {
   auto* out = static_cast<unsigned char*>(p);
   while (bytes > 0) {
-    const ssize_t got = getrandom(out, bytes, 0);
+    const long got = syscall(SYS_getrandom, out, bytes, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw Error(ErrorKind::kInternal, std::string("getrandom failed: ") + std::strerror(errno));
+      throw Error(ErrorKind::kInternal,
+                  std::string("getrandom failed: ") + std::strerror(errno) +
+                      (errno == ENOSYS ? " (UUIDs need Linux 3.17 or later)" : ""));
     }
     out += got;
     bytes -= static_cast<size_t>(got);

@@ -40,11 +40,16 @@ def metadata(project: dict) -> str:
 def main() -> None:
     staging, out_dir, py_tag, plat_tag = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    name, version = project["name"], project["version"]
+    # The version is written once, in VERSION (pyproject.toml's is dynamic); _version.py is
+    # what scikit-build-core's [[tool.scikit-build.generate]] writes into its wheels.
+    version = (ROOT / "VERSION").read_text(encoding="utf-8").strip()
+    project["version"] = version
+    name = project["name"]
     dist_info = f"{name}-{version}.dist-info"
     files = {}
     for path in sorted(p for p in staging.rglob("*") if p.is_file()):
         files[path.relative_to(staging).as_posix()] = path.read_bytes()
+    files["snowfleet/_version.py"] = f'\n__version__ = "{version}"\n'.encode()
     files[f"{dist_info}/METADATA"] = metadata(project).encode()
     files[f"{dist_info}/WHEEL"] = (
         "Wheel-Version: 1.0\nGenerator: snowfleet scripts/packaging/make_wheel.py\n"
