@@ -60,15 +60,15 @@ test('binding.gyp compiles every glue file in bindings/node/', () => {
 // 13's text_range.cc (five new core calls, about ten lines each: 580 -> 623), by issue 14's
 // addon version (for index.js's load check) and runCli (the core's CLI for node/cli.js):
 // +14 lines, and by the 107 lines of issue 13's UUIDv7 glue (uuid7.cc and its two
-// registration lines).
-test('the glue stays glue: bindings/node under 750 lines in all, each file well under 400', () => {
+// registration lines): 753 in all.
+test('the glue stays glue: bindings/node under 760 lines in all, each file well under 400', () => {
   let total = 0;
   for (const f of fs.readdirSync(path.join(ROOT, 'bindings', 'node'))) {
     const lines = fs.readFileSync(path.join(ROOT, 'bindings', 'node', f), 'utf8').split('\n').length - 1;
     assert.ok(lines < 400, `${f} has ${lines} lines`);
     total += lines;
   }
-  assert.ok(total < 750, `bindings/node has ${total} lines`);
+  assert.ok(total < 760, `bindings/node has ${total} lines`);
 });
 
 test('npm pack carries the core sources, headers, glue and JS entry points', () => {
