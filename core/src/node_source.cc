@@ -5,12 +5,15 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <string>
 
 #include "internal.hpp"
 #include "quote.hpp"
+#include "random_internal.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -39,6 +42,16 @@ int64_t probe_start(int64_t slots) {
   x *= 0xff51afd7ed558ccdULL;
   x ^= x >> 33;
   return static_cast<int64_t>(x % static_cast<uint64_t>(slots));
+}
+
+Probe probe_order(int64_t slots) {
+  static std::atomic<uint64_t> claims{0};
+  uint64_t x = static_cast<uint64_t>(probe_start(slots)) ^
+               (claims.fetch_add(1, std::memory_order_relaxed) + 1) * 0x9e3779b97f4a7c15ULL ^
+               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  const uint64_t n = static_cast<uint64_t>(slots);
+  const int64_t start = static_cast<int64_t>(splitmix64_next(&x) % n);
+  return {start, (splitmix64_next(&x) % n) | 1};
 }
 
 NodeClaim claim_node(const std::string& spec, const Layout& layout,

@@ -69,5 +69,15 @@ std::string redact_node_source(const std::string& spec);
 /// once does not stampede slot 0. `slots` > 0.
 int64_t probe_start(int64_t slots);
 
+/// The order a local claim probes slots in: start, start + stride, ... (mod slots). Drawn
+/// afresh for every claim, so that claimants starting at once (threads of one process
+/// included) spread over the registry instead of walking one another's slots in the same
+/// order; the stride is odd and `slots` a power of two, so the walk visits every slot once.
+struct Probe {
+  int64_t start;
+  uint64_t stride;
+};
+Probe probe_order(int64_t slots);
+
 }  // namespace detail
 }  // namespace snowfleet

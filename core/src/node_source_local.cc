@@ -41,31 +41,6 @@ constexpr int64_t kMaxProbes = 65536;
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-// The order a claim probes slots in: start, start + stride, ... (mod slots). Drawn afresh
-// for every claim, so that claimants starting at once (threads of one process included)
-// spread over the registry instead of walking one another's slots in the same order; the
-// stride is odd and the slot count a power of two, so the walk visits every slot once.
-struct Probe {
-  int64_t start;
-  uint64_t stride;
-};
-Probe probe_order(int64_t slots) {
-  static std::atomic<uint64_t> claims{0};
-  uint64_t x = static_cast<uint64_t>(probe_start(slots)) ^
-               (claims.fetch_add(1, std::memory_order_relaxed) + 1) * 0x9e3779b97f4a7c15ULL ^
-               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  const auto mix = [&x] {  // splitmix64
-    x += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  const uint64_t n = static_cast<uint64_t>(slots);
-  const int64_t start = static_cast<int64_t>(mix() % n);
-  return {start, (mix() % n) | 1};
-}
-
 [[noreturn]] void unavailable(const std::string& what) {
   throw Error(ErrorKind::kNodeIdUnavailable, what);
 }
@@ -277,7 +252,7 @@ class LocalLease final : public NodeLease {
       *why = "could not put back the high-water mark " + std::to_string(want) + ": " + *why;
   }
 
-  std::mutex mu_;  // write_mark, maintain and release: one at a time
+  std::mutex mu_;                   // write_mark, maintain and release: one at a time
   int fd_, dir_fd_, sock_, sock2_;  // sock2_: the name of dir as written, -1 if the same
   std::string dir_, name_, slot_path_;
   bool private_dir_;
@@ -306,7 +281,8 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
     if (dir.size() >= spec.size() - q) dir.resize(dir.size() - (spec.size() - q));
     const std::string query = spec.substr(q + 1);
     const auto eq = query.find('=');
-    const std::string k = query.substr(0, eq), v = eq == std::string::npos ? "" : query.substr(eq + 1);
+    const std::string k = query.substr(0, eq),
+                      v = eq == std::string::npos ? "" : query.substr(eq + 1);
     if (k != "node")
       throw Error(ErrorKind::kInvalidArgument,
                   quoted + ": unknown option " + quote(k) + " (known: node)");
@@ -442,7 +418,8 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +
                     std::to_string(held) + " of " + std::to_string(probes) +
                     " slots probed are held by live processes";
-  if (used_here) msg += ", " + std::to_string(used_here) + " used by open generators of this process";
+  if (used_here)
+    msg += ", " + std::to_string(used_here) + " used by open generators of this process";
   if (!problem.empty()) msg += "; unusable: " + problem;
   unavailable(msg + ")");
 }
