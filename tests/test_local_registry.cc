@@ -7,6 +7,7 @@
 // test_fleet.cc.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -238,7 +239,8 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
     Opts b(src, T + 5000);
     const Error held = snowfleet_test::error_of([&] { Generator other(b.o); });
     CHECK(held.kind() == ErrorKind::kNodeIdUnavailable);
-    CHECK(std::string(held.what()).find("slot 37 of registry directory " + dir) != std::string::npos);
+    CHECK(std::string(held.what()).find("slot 37 of registry directory " + dir) !=
+          std::string::npos);
     CHECK(std::string(held.what()).find("held by a live process") != std::string::npos);
   }
   CHECK(mark_in(dir, 37) == T + 5000);  // close() lowered it to the last issued ms
@@ -253,7 +255,8 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
   CHECK(again.next_id() > last);
   for (const char* bad : {"?node=1024", "?node=-1", "?node=", "?nod=3", "?node=3&x=1"}) {
     Opts d("local:" + dir + bad, T);
-    CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() == ErrorKind::kInvalidArgument);
+    CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() ==
+          ErrorKind::kInvalidArgument);
   }
 }
 
@@ -329,10 +332,73 @@ TEST_CASE("local: a registry on a network filesystem is refused, naming the dire
   detail::registry::fs_type_of = saved;
   INFO("verdict: " << verdict);
   CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
-  CHECK(verdict.find("registry directory " + nfs + " is on NFS, a network filesystem") !=
+  CHECK(verdict.find("registry directory " + nfs + " is on NFS, a network or shared filesystem") !=
         std::string::npos);
   CHECK(verdict.find("etcd://") != std::string::npos);
   CHECK(fs::is_empty(nfs));  // refused before any slot file is created
+}
+
+TEST_CASE("local: a registry in a VM's shared folder is refused like a network filesystem",
+          "[fleet][local]") {
+  // A folder the hypervisor shares (VirtualBox vboxsf, Parallels prl_fs, VMware vmhgfs) is
+  // seen by several kernels, the host's and each guest's: the slot locks and the abstract
+  // sockets live in one of them, so two guests could hold one slot. Refused through the
+  // filesystem check's seam, as no such folder can be mounted here.
+  const auto saved = detail::registry::fs_type_of;
+  for (const auto& [magic, name] : std::vector<std::pair<int64_t, std::string>>{
+           {0x786f4256, "vboxsf"}, {0x7c7c6673, "prl_fs"}, {0xbacbacbc, "vmhgfs"}}) {
+    static int64_t type;
+    type = magic;
+    detail::registry::fs_type_of = [](int) -> int64_t { return type; };
+    const std::string dir = temp_dir();
+    const std::string verdict = claim_verdict("local:" + dir);
+    detail::registry::fs_type_of = saved;
+    INFO("verdict: " << verdict);
+    CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
+    CHECK(verdict.find("registry directory " + dir + " is on " + name) != std::string::npos);
+    CHECK(fs::is_empty(dir));
+  }
+}
+
+TEST_CASE("local: a FUSE registry is refused when its mount is virtiofs or a network one",
+          "[fleet][local]") {
+  // virtiofs (a VM host's shared folder) and every other FUSE filesystem report FUSE's
+  // f_type: the mount's type in /proc/self/mountinfo tells virtiofs and sshfs from a local
+  // FUSE filesystem, which stays allowed. Through both seams of the filesystem check.
+  namespace reg = detail::registry;
+  CHECK(reg::network_fs_name(reg::kFuseMagic) == nullptr);
+  CHECK(reg::network_fs_name(reg::kFuseMagic, "fuse.lxcfs") == nullptr);
+  CHECK(std::string(reg::network_fs_name(reg::kFuseMagic, "virtiofs")).rfind("virtiofs", 0) == 0);
+  CHECK(reg::network_fs_name(0xef53, "virtiofs") == nullptr);  // only FUSE's type is asked
+  {
+    // The real lookup finds this machine's temporary directory's mount.
+    const std::string dir = temp_dir();
+    const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    CHECK_FALSE(reg::mount_type_of(fd).empty());
+    close(fd);
+  }
+  const auto saved_type = reg::fs_type_of;
+  const auto saved_mount = reg::mount_type_of;
+  reg::fs_type_of = [](int) -> int64_t { return reg::kFuseMagic; };
+  for (const char* mount : {"virtiofs", "fuse.sshfs", "fuse.lxcfs"}) {
+    static std::string type;
+    type = mount;
+    reg::mount_type_of = [](int) { return type; };
+    const std::string dir = temp_dir();
+    const std::string verdict = claim_verdict("local:" + dir);
+    INFO(mount << ": " << verdict);
+    if (type == "fuse.lxcfs") {
+      CHECK(verdict.rfind("claimed ", 0) == 0);
+    } else {
+      CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
+      CHECK(verdict.find("is on " + std::string(type == "virtiofs" ? "virtiofs" : "sshfs")) !=
+            std::string::npos);
+      CHECK(fs::is_empty(dir));
+    }
+  }
+  reg::fs_type_of = saved_type;
+  reg::mount_type_of = saved_mount;
 }
 
 TEST_CASE("local: after a reboot the marks hold and the locks are gone", "[fleet][local]") {
