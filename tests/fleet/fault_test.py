@@ -26,6 +26,7 @@ TTL = 5
 MAX_WAIT_MS = 5.0
 # How often test_leader_stopped_repeatedly stops a leader (FAULT_REPEAT=8 to measure a rate).
 REPEAT = int(os.environ.get("FAULT_REPEAT", "3"))
+KEEP = os.environ.get("FAULT_KEEP") == "1"
 FIGURES = []  # (test, summary) printed at the end
 
 
@@ -42,9 +43,16 @@ class ClusterFaults(unittest.TestCase):
         if not shutil.which(ETCD_BIN):
             self.fail(f"no etcd binary ({ETCD_BIN}): the fault suite needs etcd-server")
         self.hist_dir = tempfile.mkdtemp(prefix="snowfleet-hist-")
-        self.addCleanup(shutil.rmtree, self.hist_dir, True)
         self.cluster = EtcdCluster(3).start()
-        self.addCleanup(self.cluster.close)
+        self.addCleanup(self.cluster.close)  # cleanups run last first: after the copy
+        if KEEP:  # FAULT_KEEP=1: histories and member logs stay, for a post-mortem
+            self.addCleanup(print, f"  kept: histories {self.hist_dir}, etcd logs in "
+                            f"{self.hist_dir}/etcd-logs")
+            self.addCleanup(shutil.copytree, self.cluster.dir,
+                            os.path.join(self.hist_dir, "etcd-logs"),
+                            ignore=shutil.ignore_patterns("m[0-9]"))
+        else:
+            self.addCleanup(shutil.rmtree, self.hist_dir, True)
         self.workers = []
         self.n = 0
 
