@@ -1,8 +1,8 @@
 // The local registry's files: what a claimant does with a FIFO, a link or a directory in
 // place of a slot, mark or temporary file (refuses it by name, never blocks, never writes
 // through a link), with a mark that is not a plain decimal, and where the default registry
-// lives, what a forked child keeps of it, what a reboot leaves, and that a registry on a
-// network filesystem is refused. A registry deleted under its holders is
+// lives, what a forked child keeps of it and what a reboot leaves. A registry on a network
+// filesystem or in a shared folder is test_local_fs.cc, one deleted under its holders
 // test_local_wipe.cc; the basic lease behaviour (distinct slots, marks, crash, fork) is
 // test_fleet.cc.
 #include <catch2/catch.hpp>
@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "local_registry.hpp"  // internal: the filesystem check
 #include "local_util.hpp"
 #include "node_source.hpp"  // internal: the claimed mark, before any generator adds its own
 #include "snowfleet/snowfleet.hpp"
@@ -238,7 +237,8 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
     Opts b(src, T + 5000);
     const Error held = snowfleet_test::error_of([&] { Generator other(b.o); });
     CHECK(held.kind() == ErrorKind::kNodeIdUnavailable);
-    CHECK(std::string(held.what()).find("slot 37 of registry directory " + dir) != std::string::npos);
+    CHECK(std::string(held.what()).find("slot 37 of registry directory " + dir) !=
+          std::string::npos);
     CHECK(std::string(held.what()).find("held by a live process") != std::string::npos);
   }
   CHECK(mark_in(dir, 37) == T + 5000);  // close() lowered it to the last issued ms
@@ -253,7 +253,8 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
   CHECK(again.next_id() > last);
   for (const char* bad : {"?node=1024", "?node=-1", "?node=", "?nod=3", "?node=3&x=1"}) {
     Opts d("local:" + dir + bad, T);
-    CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() == ErrorKind::kInvalidArgument);
+    CHECK(snowfleet_test::error_of([&] { Generator g(d.o); }).kind() ==
+          ErrorKind::kInvalidArgument);
   }
 }
 
@@ -305,34 +306,6 @@ TEST_CASE("local: a slot pinned by another process is refused by name; its mark 
   CHECK(g.node_id() == 1);
   CHECK(g.status().mark_ms >= T + 4000);  // the holder's T + 4000 reservation, kept
   CHECK(snowfleet_test::error_of([&] { g.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
-}
-
-TEST_CASE("local: a registry on a network filesystem is refused, naming the directory and why",
-          "[fleet][local]") {
-  // No network filesystem can be mounted here: the classification is checked against the
-  // kernel's magic numbers, and the claim with the filesystem check pointed at each.
-  CHECK(std::string(detail::registry::network_fs_name(0x6969)) == "NFS");
-  CHECK(std::string(detail::registry::network_fs_name(0xff534d42)) == "SMB/CIFS");
-  CHECK(std::string(detail::registry::network_fs_name(0xfe534d42)) == "SMB2");
-  CHECK(std::string(detail::registry::network_fs_name(0x00c36400)) == "Ceph");
-  for (int64_t local :
-       std::vector<int64_t>{0xef53 /* ext2/3/4 */, 0x58465342 /* XFS */, 0x9123683e /* Btrfs */,
-                            0x01021994 /* tmpfs */, 0x794c7630 /* overlayfs */, -1 /* unknown */})
-    CHECK(detail::registry::network_fs_name(local) == nullptr);
-  // This machine's temporary directory is local: claimed.
-  const std::string dir = temp_dir();
-  CHECK(claim_verdict("local:" + dir).rfind("claimed ", 0) == 0);
-  const auto saved = detail::registry::fs_type_of;
-  detail::registry::fs_type_of = [](int) -> int64_t { return 0x6969; };
-  const std::string nfs = temp_dir();
-  const std::string verdict = claim_verdict("local:" + nfs);
-  detail::registry::fs_type_of = saved;
-  INFO("verdict: " << verdict);
-  CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
-  CHECK(verdict.find("registry directory " + nfs + " is on NFS, a network filesystem") !=
-        std::string::npos);
-  CHECK(verdict.find("etcd://") != std::string::npos);
-  CHECK(fs::is_empty(nfs));  // refused before any slot file is created
 }
 
 TEST_CASE("local: after a reboot the marks hold and the locks are gone", "[fleet][local]") {

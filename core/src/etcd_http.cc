@@ -33,6 +33,13 @@ using nlohmann::json;
 // reply past this is refused rather than read into memory without end.
 constexpr size_t kMaxReply = size_t{16} << 20;
 
+// With several endpoints, an attempt gets 1/(kAttemptDivisor * endpoints) of the request's
+// time, at least kMinAttemptMs: with three members a sixth (keepalives at TTL 5: 277 ms;
+// a member that answers does so in a few ms on loopback, tens under load), so a request
+// whose members all hang asks each of them about twice.
+constexpr int64_t kAttemptDivisor = 2;
+constexpr int64_t kMinAttemptMs = 100;
+
 size_t collect(char* data, size_t size, size_t n, void* out) {
   auto* body = static_cast<std::string*>(out);
   if (body->size() + size * n > kMaxReply) return 0;  // libcurl stops: CURLE_WRITE_ERROR
@@ -262,20 +269,47 @@ json Http::post(const std::string& path, const json& body, long timeout_ms) {
   return send(path, data, until());
 }
 
-// Each endpoint gets an equal share of what is left of the call's time (a refused
-// connection takes none), so a list of endpoints that all hang costs one timeout, not one
-// each.
+// A request asks the endpoints in turn, starting with `current_`, and goes round again while
+// its time lasts. With several endpoints an attempt gets a share of the request's time
+// (kAttemptDivisor; more when answers have been slow lately, never more than a single pass
+// over the members gave each), so a member that accepts connections but does not answer
+// (stopped, or a follower forwarding a keepalive to a leader that is gone, until the next
+// election) costs one attempt, not the request, and the members that could not answer are
+// asked afresh later in the same request, when a new leader may be there. The member that
+// answered the last request is asked first, with that single pass's share (a third of the
+// time with three members), so a link that turns slow but stays alive keeps working there.
+// A member that did not answer is not the next request's first: `current_` moves past
+// every member that fails and stays on one that answers. A round in which every member
+// failed at once (connection refused, 503) ends the request: nothing would change by
+// asking again at once, and the caller retries later. Whatever the rounds, the request
+// ends by `until`.
 json Http::send(const std::string& path, const std::string& data, int64_t until) {
   std::string last;
   const bool authed = !token_.empty() && path != "/v3/auth/authenticate";
   Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
-  for (size_t i = 0; i < cfg_.endpoints.size(); ++i) {
-    const size_t k = (current_ + i) % cfg_.endpoints.size();
+  const int64_t n = static_cast<int64_t>(cfg_.endpoints.size());
+  const int64_t budget_ms = (until - monotonic_ns()) / kNsPerMs;
+  // Never longer than a single pass gave each member; at least twice what answers took
+  // lately, so a link that is slow but alive is not cut off.
+  const int64_t attempt_ms =
+      n == 1 ? budget_ms
+             : std::min(budget_ms / n,
+                        std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms_}));
+  bool waited = false;  // an attempt in this round ran into its timeout
+  for (int64_t i = 0;; ++i) {
+    if (i > 0 && i % n == 0) {
+      if (!waited) break;
+      waited = false;
+    }
+    const size_t k = current_;
     const int64_t left_ms = (until - monotonic_ns()) / kNsPerMs;
     if (left_ms <= 0) break;
-    const long share = static_cast<long>(
-        std::max<int64_t>(std::min<int64_t>(left_ms, 100),
-                          left_ms / static_cast<int64_t>(cfg_.endpoints.size() - i)));
+    const int64_t want = i == 0 && answered_ ? std::max(attempt_ms, budget_ms / n) : attempt_ms;
+    // The last attempt that fits takes all that is left rather than leave a stub.
+    const long share = static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
+    current_ = (k + 1) % cfg_.endpoints.size();  // unless it answers (below)
+    answered_ = false;
+    const int64_t started = monotonic_ns();
     const std::string url =
         std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
     std::string out;
@@ -301,6 +335,7 @@ json Http::send(const std::string& path, const std::string& data, int64_t until)
     const CURLcode rc = curl_easy_perform(h_);
     if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
     if (rc != CURLE_OK) {
+      if (rc == CURLE_OPERATION_TIMEDOUT) waited = true;
       // libcurl keeps the first failure of a transfer in error_, which may be a symptom
       // ("getpeername() failed"): name its verdict too.
       const std::string detail =
@@ -323,6 +358,8 @@ json Http::send(const std::string& path, const std::string& data, int64_t until)
       continue;
     }
     current_ = k;  // stick to an endpoint that answers
+    answered_ = true;
+    slow_ms_ = std::max((monotonic_ns() - started) / kNsPerMs, slow_ms_ - slow_ms_ / 8);
     if (j.is_discarded())
       throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
                     " with something that is not JSON");

@@ -65,7 +65,9 @@ class Http {
   curl_slist* auth_headers_ = nullptr;  // Content-Type and Authorization: token_
   std::string token_;
   char error_[CURL_ERROR_SIZE] = {0};
-  size_t current_ = 0;
+  size_t current_ = 0;    // the endpoint a request asks first
+  bool answered_ = true;  // ... and it answered the last request
+  int64_t slow_ms_ = 0;   // the slowest recent answer, decaying by 1/8 per answer
   bool files_checked_ = false;
   bool leak_ = false;
 };

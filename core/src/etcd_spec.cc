@@ -31,6 +31,15 @@ bool known_option(const std::string& k) {
   return false;
 }
 
+// Whether an unknown option's key may be named: one that reads as a key (a misspelled
+// `Password` or `passwd`). Its value never is: the option may be a misspelled password,
+// and a "key" of another shape (`password:s3cret`) may be the secret itself.
+bool showable_key(const std::string& k) {
+  return !k.empty() && k.size() <= 32 &&
+         k.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
+             std::string::npos;
+}
+
 }  // namespace
 
 std::string redact_node_source(const std::string& spec) {
@@ -57,6 +66,11 @@ std::string redact_node_source(const std::string& spec) {
         stop = next;
       }
       out.replace(pos + 9, stop - pos - 9, "***");
+    } else {
+      const size_t eq = out.find('=', pos);
+      const std::string key = out.substr(pos, std::min(eq, stop) - pos);
+      if (pos < stop && !known_option(key))
+        out.replace(pos, stop - pos, showable_key(key) && eq < stop ? key + "=***" : "***");
     }
     const size_t next = out.find('&', pos);
     if (next == std::string::npos) break;
@@ -145,9 +159,12 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
       bad(quoted + ": an unknown option follows password= (a password holding '&' cannot be " +
           "given inline: use password_file= or password_env=)");
     } else if (!kv.empty()) {
-      bad(quoted + ": unknown option " + quote(k) +
-          " (known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
-          "password)");
+      bad(quoted + ": " +
+          (showable_key(k) && eq != std::string::npos
+               ? "unknown option " + quote(k) + " (its value is not shown: it may be secret)"
+               : std::string("an unknown option (not shown: it may be secret)")) +
+          "; known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
+          "password");
     }
     after_password = k == "password";
     if (amp == std::string::npos) break;

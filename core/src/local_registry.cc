@@ -5,6 +5,7 @@
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -148,9 +151,10 @@ int open_regular(int dir_fd, const std::string& name, int flags, const std::stri
   return fd;
 }
 
-const char* network_fs_name(int64_t type) {
+const char* network_fs_name(int64_t type, const std::string& mount_type) {
   // f_type values from <linux/magic.h> and the filesystems' own sources (not all of them
-  // are in that header).
+  // are in that header). Shared folders of a hypervisor count: the host and every guest
+  // that mounts one are separate kernels, each with its own locks and sockets.
   switch (type) {
     case 0x6969:
       return "NFS";
@@ -179,9 +183,27 @@ const char* network_fs_name(int64_t type) {
       return "OCFS2";
     case 0x47504653:
       return "GPFS";
+    case 0x19830326:
+      return "BeeGFS";
+    case 0x786f4256:
+      return "vboxsf (a VirtualBox shared folder)";
+    case 0x7c7c6673:
+      return "prl_fs (a Parallels shared folder)";
+    case 0xbacbacbc:
+      return "vmhgfs (a VMware shared folder)";
+    case kFuseMagic:
+      break;
     default:
       return nullptr;
   }
+  // Every FUSE filesystem, virtiofs included, reports FUSE's f_type: the mount's type
+  // tells them apart. Local ones (lxcfs, an encrypted directory) stay allowed.
+  if (mount_type == "virtiofs") return "virtiofs (a folder shared by the VM's host)";
+  if (mount_type == "fuse.vmhgfs-fuse") return "vmhgfs-fuse (a VMware shared folder)";
+  if (mount_type == "fuse.sshfs") return "sshfs";
+  if (mount_type == "fuse.glusterfs") return "GlusterFS";
+  if (mount_type == "fuse.ceph-fuse") return "Ceph (ceph-fuse)";
+  return nullptr;
 }
 
 namespace {
@@ -191,9 +213,35 @@ int64_t statfs_type(int fd) {
   // f_type is a signed word on some ABIs: keep the 32-bit magic as the headers write it.
   return static_cast<int64_t>(static_cast<uint32_t>(st.f_type));
 }
+
+// The fstype field of the /proc/self/mountinfo line whose device is fd's (the last such
+// line: a later mount covers an earlier one). Line format: "36 35 98:0 /root /mnt opts
+// [optional fields...] - fstype source superopts".
+std::string mountinfo_type(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return "";
+  const std::string dev = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line, type;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, device, word;
+    if (!(fields >> id >> parent >> device) || device != dev) continue;
+    while (fields >> word && word != "-") {
+    }
+    if (word == "-") fields >> type;
+  }
+  return type;
+}
 }  // namespace
 
 int64_t (*fs_type_of)(int fd) = statfs_type;
+std::string (*mount_type_of)(int fd) = mountinfo_type;
+
+const char* network_fs_of(int fd) {
+  const int64_t type = fs_type_of(fd);
+  return network_fs_name(type, type == kFuseMagic ? mount_type_of(fd) : std::string());
+}
 
 bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_ino == b.st_ino && a.st_dev == b.st_dev;

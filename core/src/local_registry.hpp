@@ -32,16 +32,27 @@ void make_dirs(const std::string& dir, bool private_dir, const std::string& quot
 int open_regular(int dir_fd, const std::string& name, int flags, const std::string& path, int* err,
                  std::string* why);
 
-/// The name of the network or cluster filesystem whose statfs f_type is `type` ("NFS",
-/// "SMB/CIFS", "Ceph", ...), or nullptr for any other (local) filesystem. A registry on
-/// such a filesystem is refused: its locks guard one host (the abstract sockets) or can be
-/// broken by the server without the holder being told (NFS lock leases, a partitioned
-/// client), and a hung mount blocks. See docs/fleet.md.
-const char* network_fs_name(int64_t type);
+/// statfs f_type of every FUSE filesystem (virtiofs included).
+constexpr int64_t kFuseMagic = 0x65735546;
+
+/// The name of the network, cluster or shared-folder filesystem whose statfs f_type is
+/// `type` ("NFS", "SMB/CIFS", "vboxsf (a VirtualBox shared folder)", ...), or nullptr for
+/// any other (local) filesystem. FUSE filesystems share one f_type: for them `mount_type`,
+/// the mount's type in /proc/self/mountinfo ("virtiofs", "fuse.sshfs"), decides. A
+/// registry on such a filesystem is refused: its locks guard one kernel (the abstract
+/// sockets, a shared folder's locks) or can be broken by the server without the holder
+/// being told (NFS lock leases, a partitioned client), and a hung mount blocks. See
+/// docs/fleet.md.
+const char* network_fs_name(int64_t type, const std::string& mount_type = std::string());
 /// statfs f_type of the filesystem holding `fd`, or -1 when it cannot be read (then the
 /// registry is not refused). Tests point it elsewhere, as no network filesystem can be
 /// mounted there.
 extern int64_t (*fs_type_of)(int fd);
+/// The type /proc/self/mountinfo gives the mount holding `fd` ("virtiofs", "fuse.sshfs"),
+/// or "" when none is found. Asked only for FUSE filesystems; tests point it elsewhere.
+extern std::string (*mount_type_of)(int fd);
+/// network_fs_name() of the filesystem holding `fd`, through the two functions above.
+const char* network_fs_of(int fd);
 
 /// Whether two stat results name one file.
 bool same_file(const struct stat& a, const struct stat& b);

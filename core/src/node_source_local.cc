@@ -305,13 +305,14 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0)
     unavailable(quoted + ": cannot open the registry directory " + dir + ": " + errno_text(errno));
-  if (const char* fs = registry::network_fs_name(registry::fs_type_of(dir_fd))) {
+  if (const char* fs = registry::network_fs_of(dir_fd)) {
     close(dir_fd);
-    unavailable(quoted + ": the registry directory " + dir + " is on " + fs +
-                ", a network filesystem; a local registry must be on a local filesystem (its "
-                "slots are guarded for one host only, and a network filesystem can drop a "
-                "lock without telling its holder or hang a claim): use a local directory, or "
-                "etcd:// to lease node ids across hosts");
+    unavailable(
+        quoted + ": the registry directory " + dir + " is on " + fs +
+        ", a network or shared filesystem; a local registry must be on a local filesystem (its "
+        "slots are guarded for one host only, and a network filesystem can drop a "
+        "lock without telling its holder or hang a claim): use a local directory, or "
+        "etcd:// to lease node ids across hosts");
   }
   const std::string key = registry::socket_key(dir);
   // The directory as written, too (when it differs): a symbolic link re-pointed under live
