@@ -114,6 +114,7 @@ ProcessLease::~ProcessLease() {
   cancel_gen_.fetch_add(1, std::memory_order_acq_rel);  // a keepalive or mark in flight
   cv_.notify_all();
   mark_cv_.notify_all();
+  wake_turns();  // the mark thread waiting for a turn
   if (thread_.joinable()) thread_.join();
   if (mark_thread_.joinable()) mark_thread_.join();
   if (id_ == 0 || failing_ || lost()) return;
@@ -160,28 +161,34 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel)
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel,
+                                       bool marks)
     : lease_(lease) {
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
   const uint64_t failures = lease_.turn_failures_;
+  if (marks) ++lease_.marks_waiting_;
   lease_.turn_cv_.wait(lock, [&] {
     return cancelled() || lease_.turn_failures_ != failures ||
-           lease_.in_flight_ < kRequestsInFlight;
+           (lease_.in_flight_ < kRequestsInFlight && (marks || lease_.marks_waiting_ == 0));
   });
+  if (marks) --lease_.marks_waiting_;
   if (cancelled() || lease_.turn_failures_ != failures) {
     const std::string why =
         cancelled() ? std::string("request cancelled (closing)")
                     : "a request ahead of this one got no answer: " + lease_.turn_failure_;
+    lock.unlock();
+    lease_.turn_cv_.notify_all();  // a claim waiting behind these marks
     throw Unreachable(why);
   }
   ++lease_.in_flight_;
 }
 
 nlohmann::json ProcessLease::send(Http& http, const std::string& path, const nlohmann::json& body,
-                                  long timeout_ms, const std::atomic<uint64_t>* cancel) {
-  const RequestTurn turn(*this, cancel);
+                                  long timeout_ms, const std::atomic<uint64_t>* cancel,
+                                  bool marks) {
+  const RequestTurn turn(*this, cancel, marks);
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   try {
     return http.post(path, body, timeout_ms);
@@ -210,7 +217,7 @@ ProcessLease::RequestTurn::~RequestTurn() {
     std::lock_guard<std::mutex> lock(lease_.turn_mu_);
     --lease_.in_flight_;
   }
-  lease_.turn_cv_.notify_all();
+  lease_.turn_cv_.notify_all();  // a claim waiting behind marks must see the last one leave
 }
 
 int64_t ProcessLease::attach(LeaseHolder* holder) {
@@ -373,9 +380,9 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
     std::string failed;
     bool unanswered = false, succeeded = false;
     try {
-      const json reply = mark_http_.post(
-          "/v3/kv/txn", {{"compare", compare}, {"success", success}, {"failure", failure}},
-          request_ms_);
+      const json reply = send(mark_http_, "/v3/kv/txn",
+                              {{"compare", compare}, {"success", success}, {"failure", failure}},
+                              request_ms_, &cancel_gen_, true);
       succeeded = reply.value("succeeded", false);
       if (!succeeded) {
         // Which compares failed: each slot key as it is in the failing revision.

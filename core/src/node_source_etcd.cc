@@ -229,8 +229,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
           read_held();
           slot = pick();
         }
-        // Held in etcd, and being claimed by this process now (not counted in `held` yet).
-        held_count = known->held.size() + known->claiming.size();
+        // Held in etcd, and being claimed by this process now (not in `held` yet).
+        held_count = known->held.size();
+        for (const int64_t n : known->claiming) held_count += known->held.count(n) ? 0 : 1;
         if (slot < 0) break;
         known->claiming.insert(slot);
         seen = known->revision;
