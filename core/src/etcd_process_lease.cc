@@ -162,24 +162,24 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
 }
 
 ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel,
-                                       bool marks)
+                                       bool ahead)
     : lease_(lease) {
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
   const uint64_t failures = lease_.turn_failures_;
-  if (marks) ++lease_.marks_waiting_;
+  if (ahead) ++lease_.ahead_waiting_;
   lease_.turn_cv_.wait(lock, [&] {
     return cancelled() || lease_.turn_failures_ != failures ||
-           (lease_.in_flight_ < kRequestsInFlight && (marks || lease_.marks_waiting_ == 0));
+           (lease_.in_flight_ < kRequestsInFlight && (ahead || lease_.ahead_waiting_ == 0));
   });
-  if (marks) --lease_.marks_waiting_;
+  if (ahead) --lease_.ahead_waiting_;
   if (cancelled() || lease_.turn_failures_ != failures) {
     const std::string why =
         cancelled() ? std::string("request cancelled (closing)")
                     : "a request ahead of this one got no answer: " + lease_.turn_failure_;
     lock.unlock();
-    lease_.turn_cv_.notify_all();  // a claim waiting behind these marks
+    lease_.turn_cv_.notify_all();  // a claim waiting behind this one
     throw Unreachable(why);
   }
   ++lease_.in_flight_;
@@ -187,8 +187,8 @@ ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<ui
 
 nlohmann::json ProcessLease::send(Http& http, const std::string& path, const nlohmann::json& body,
                                   long timeout_ms, const std::atomic<uint64_t>* cancel,
-                                  bool marks) {
-  const RequestTurn turn(*this, cancel, marks);
+                                  bool ahead) {
+  const RequestTurn turn(*this, cancel, ahead);
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   try {
     return http.post(path, body, timeout_ms);
@@ -217,7 +217,7 @@ ProcessLease::RequestTurn::~RequestTurn() {
     std::lock_guard<std::mutex> lock(lease_.turn_mu_);
     --lease_.in_flight_;
   }
-  lease_.turn_cv_.notify_all();  // a claim waiting behind marks must see the last one leave
+  lease_.turn_cv_.notify_all();  // a claim waiting behind others must see the last one leave
 }
 
 int64_t ProcessLease::attach(LeaseHolder* holder) {

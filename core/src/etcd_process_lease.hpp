@@ -93,20 +93,21 @@ class ProcessLease {
   /// A turn to send a claim or mark request: at most kRequestsInFlight at once per process
   /// and store. A storm of this process's generators then queues here, not in etcd, whose
   /// latency (and so every request's timeout) stays that of a few requests. Mark
-  /// transactions go first: there is at most one at a time (write_mark), it carries the
-  /// marks of many slots, and a generator waiting for its mark is one that holds a slot (a
-  /// claim's first mark, or a keeper ahead of need: behind a storm's claims they came too
-  /// late and the first ids were refused). Against an etcd that hangs, the 8 turns are
+  /// transactions and a closing generator's give-back go first (`ahead`): there is at most
+  /// one mark transaction at a time (write_mark), it carries the marks of many slots, and a
+  /// generator waiting for its mark is one that holds a slot (a claim's first mark, or a
+  /// keeper ahead of need: behind a storm's claims they came too late and the first ids
+  /// were refused); a close() queued behind a storm's claims waited for all of them. Against an etcd that hangs, the 8 turns are
   /// held for a full request timeout each: a request that gets no answer fails the
   /// requests then waiting for a turn (they would only wait to get none either), and
   /// close() cancels its generator's wait. A slow etcd that answers keeps its queue: a
   /// storm of claims waits its turn however long.
   class RequestTurn {
    public:
-    /// Waits for a turn (`marks`: ahead of the claims waiting); throws Unreachable when a
+    /// Waits for a turn (`ahead`: ahead of the claims waiting); throws Unreachable when a
     /// request in flight gets no answer or `*cancel` (the caller's Http cancellation
     /// generation) moves meanwhile.
-    RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel, bool marks = false);
+    RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel, bool ahead = false);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
@@ -117,7 +118,7 @@ class ProcessLease {
   /// One request in a turn: `http.post(path, body, timeout_ms)`, whose Unreachable (not a
   /// cancellation) also fails the requests waiting for a turn.
   nlohmann::json send(Http& http, const std::string& path, const nlohmann::json& body,
-                      long timeout_ms, const std::atomic<uint64_t>* cancel, bool marks = false);
+                      long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead = false);
   static constexpr int kRequestsInFlight = 8;
   /// Wakes the requests waiting for a turn or a mark write, so that one whose caller was
   /// cancelled gives up.
@@ -189,7 +190,7 @@ class ProcessLease {
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
-  int marks_waiting_ = 0;
+  int ahead_waiting_ = 0;  // requests waiting for a turn ahead of the claims
   uint64_t turn_failures_ = 0;  // requests in a turn that got no answer
   std::string turn_failure_;    // why the last one did not
   std::mutex mu_;               // holders_, stop_, failing_

@@ -138,7 +138,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     // the lease (revoked by the last release, or expired after the process ends).
     if (!slot_key_.empty() && problem().empty() && !lost()) {
       try {
-        give_back(slot_key_, create_revision_, 1000);
+        give_back(slot_key_, create_revision_, 1000, true);
       } catch (...) {
       }
     }
@@ -238,22 +238,27 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       }
       const std::string key = slots_dir + etcd::slot_text(slot);
       const std::string mark_key = cfg_.prefix + "/marks/" + etcd::slot_text(slot);
+      // Unique to this attempt, so that an answer can tell our own key from anyone's.
+      const std::string value = holder + " claim " + std::to_string(rng());
       const json txn = {{"compare", json::array({{{"key", b64(key)},
                                                   {"target", "CREATE"},
                                                   {"result", "EQUAL"},
                                                   {"create_revision", "0"}}})},
                         {"success", json::array({{{"request_put",
                                                    {{"key", b64(key)},
-                                                    {"value", b64(holder)},
+                                                    {"value", b64(value)},
                                                     {"lease", std::to_string(shared_->id())}}}},
                                                  {{"request_range", {{"key", b64(mark_key)}}}}})},
-                        {"failure", json::array({{{"request_range", created_since(seen)}}})}};
+                        {"failure", json::array({{{"request_range", created_since(seen)}},
+                                                 {{"request_range", {{"key", b64(key)}}}},
+                                                 {{"request_range", {{"key", b64(mark_key)}}}}})}};
       etcd::ClaimReply got;
       json reply;
       try {
         reply = shared_->send(http_, "/v3/kv/txn", txn,
                               request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
+        if (!got.succeeded) got = applied_before(reply, value);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         known->claiming.erase(slot);
@@ -350,15 +355,36 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     mark_ms_.store(mark_ms, std::memory_order_release);
   }
 
-  // Deletes a slot key we created at `revision` (a slot we will not keep).
-  void give_back(const std::string& key, int64_t revision, long timeout_ms = -1) {
+  // A claim that lost its compare to itself: etcd applied an earlier try of this request but
+  // answered it "request timed out" (the outcome unknown), and the request moved on to
+  // another member, which found the slot key created. The failure branch read the key and
+  // the slot's mark: when the key holds this attempt's value, the slot is ours, created at
+  // its create_revision, with the mark it had then (only the slot's holder writes it). Else
+  // (someone else's key) the claim stays lost. Before, it picked another slot and left this
+  // one held by the process's lease, unused, until the last generator on it closed.
+  static etcd::ClaimReply applied_before(const json& reply, const std::string& value) {
+    const json& responses = etcd::field(reply, "responses");
+    const json& kv = etcd::item(
+        etcd::field(etcd::field(etcd::item(responses, 1), "response_range"), "kvs"), 0);
+    const json& v = etcd::field(kv, "value");
+    if (!v.is_string() || etcd::unb64(v.get<std::string>()) != value) return {};
+    return etcd::read_claim_reply(
+        {{"succeeded", true},
+         {"header", {{"revision", std::to_string(etcd::i64(kv, "create_revision"))}}},
+         {"responses", json::array({json::object(), etcd::item(responses, 2)})}});
+  }
+
+  // Deletes a slot key we created at `revision` (a slot we will not keep). `closing`: in a
+  // turn ahead of this process's waiting claims (close() would wait for all of them).
+  void give_back(const std::string& key, int64_t revision, long timeout_ms = -1,
+                 bool closing = false) {
     const json txn = {{"compare", json::array({{{"key", b64(key)},
                                                 {"target", "CREATE"},
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
     shared_->send(http_, "/v3/kv/txn", txn,
-                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);  // or the lease will
+                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_, closing);
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence
