@@ -7,8 +7,7 @@ by its lease, unused, until the process ends. Issue 12 item 5.
 A fake member listed first forwards every request to a real etcd and answers the first
 claim transaction with the 503 after etcd has applied it.
 
-    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 SNOWFLEET_CLI=out/fleet/core/snowfleet \
-        python3 tests/breaker/retried_claim_test.py
+    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/retried_claim_test.py
 """
 import base64
 import json
@@ -22,7 +21,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fake_etcd import FakeEtcd  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = os.environ.get("SNOWFLEET_CLI", os.path.join(ROOT, "out/fleet/core/snowfleet"))
+CLI = os.environ.get("SNOWFLEET_CLI", os.path.join(ROOT, "out/b/core/snowfleet"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
 TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
              "code": 14}
