@@ -91,6 +91,18 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def slow_warnings(etcd):
+    """What etcd logged about its own slowness: a disk that syncs slowly (the machine's
+    other load) stalls every request, which then times out on the client."""
+    try:
+        with open(f"{etcd.dir}/log", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return "log unreadable"
+    return (f"{text.count('slow fdatasync')} slow fdatasync, "
+            f"{text.count('took too long')} requests that took too long")
+
+
 def load_text():
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -173,9 +185,18 @@ class EtcdClaimStorm(unittest.TestCase):
         print(f"storm: etcd requests {total_requests} ({n} claimants, {total_requests / n:.2f} per claimant; "
               f"{', '.join(f'{k} {v}' for k, v in sorted(requests.items()) if v)}; "
               f"includes each generator's first mark write and keepalives)")
+        print(f"storm: etcd's own warnings: {slow_warnings(self.etcd)}")
         print(f"storm: CPU etcd {etcd_cpu:.1f} s, claimant processes {workers_cpu:.1f} s; {load_before} at the start, {load_text()} at the end")
         print(f"storm: {len(mint_refusals)} held generators refused their first ids"
               + (f" (e.g. {mint_refusals[0].split(' ', 3)[3][:160]})" if mint_refusals else ""))
+        if errors:
+            # Why, grouped (the numbers in a message differ from claimant to claimant).
+            causes = {}
+            for e in errors:
+                cause = re.sub(r"\d+", "N", e.split(": ", 1)[-1])[:200]
+                causes[cause] = causes.get(cause, 0) + 1
+            for cause, count in sorted(causes.items(), key=lambda kv: -kv[1])[:5]:
+                print(f"storm: {count} refused: {cause}")
         self.assertEqual(errors, [], f"{len(errors)} refused, e.g. {errors[:2]}")
         self.assertEqual(len(claims), SLOTS - CLI_RUNS)
         owners = {}
