@@ -292,7 +292,7 @@ bool ProcessLease::keepalive_once() {
 }
 
 ProcessLease::MarkWrite::Outcome ProcessLease::write_mark(const std::shared_ptr<MarkWrite>& w,
-                                                         const std::atomic<uint64_t>* cancel) {
+                                                          const std::atomic<uint64_t>* cancel) {
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(mark_mu_);
@@ -341,9 +341,8 @@ void ProcessLease::mark_loop() {
     std::vector<std::shared_ptr<MarkWrite>> batch;
     std::vector<std::shared_ptr<MarkWrite>> rest;
     for (const auto& w : mark_queue_) {
-      const bool twice = std::any_of(batch.begin(), batch.end(), [&](const auto& b) {
-        return b->slot_key == w->slot_key;
-      });
+      const bool twice = std::any_of(batch.begin(), batch.end(),
+                                     [&](const auto& b) { return b->slot_key == w->slot_key; });
       if (batch.size() < kMarksPerTxn && !twice) {
         batch.push_back(w);
         if (w->urgent) --urgent_queued_;
@@ -373,7 +372,8 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
                          {"result", "EQUAL"},
                          {"create_revision", std::to_string(w->create_revision)}});
       success.push_back(
-          {{"request_put", {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
+          {{"request_put",
+            {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
       failure.push_back({{"request_range", {{"key", b64(w->slot_key)}, {"keys_only", true}}}});
     }
     std::vector<std::shared_ptr<MarkWrite>> again;

@@ -78,8 +78,8 @@ class ProcessLease {
   /// single compare-and-swap), and concurrent ones never pick the same slot (they would
   /// only race each other and crowd etcd). A lost race brings the slots created since.
   struct HeldSlots {
-    int64_t slots = -1;          ///< the layout's slot count `held` is for; -1: unknown
-    std::set<int64_t> held;      ///< held below `slots`, as of the last read plus our claims
+    int64_t slots = -1;      ///< the layout's slot count `held` is for; -1: unknown
+    std::set<int64_t> held;  ///< held below `slots`, as of the last read plus our claims
     /// The etcd revision up to which every slot created is in `held` (slots released since
     /// the last whole read may still be listed).
     int64_t revision = 0;
@@ -97,11 +97,11 @@ class ProcessLease {
   /// one mark transaction at a time (write_mark), it carries the marks of many slots, and a
   /// generator waiting for its mark is one that holds a slot (a claim's first mark, or a
   /// keeper ahead of need: behind a storm's claims they came too late and the first ids
-  /// were refused); a close() queued behind a storm's claims waited for all of them. Against an etcd that hangs, the 8 turns are
-  /// held for a full request timeout each: a request that gets no answer fails the
-  /// requests then waiting for a turn (they would only wait to get none either), and
-  /// close() cancels its generator's wait. A slow etcd that answers keeps its queue: a
-  /// storm of claims waits its turn however long.
+  /// were refused); a close() queued behind a storm's claims waited for all of them. Against an
+  /// etcd that hangs, the 8 turns are held for a full request timeout each: a request that gets no
+  /// answer fails the requests then waiting for a turn (they would only wait to get none either),
+  /// and close() cancels its generator's wait. A slow etcd that answers keeps its queue: a storm of
+  /// claims waits its turn however long.
   class RequestTurn {
    public:
     /// Waits for a turn (`ahead`: ahead of the claims waiting); throws Unreachable when a
@@ -140,10 +140,10 @@ class ProcessLease {
   };
   /// Persists `w` in one transaction with the marks of this process's other slots on this
   /// lease that are due now (at most kMarksPerTxn; one transaction in flight at a time, sent
-  /// by a thread of the lease, in a turn ahead of the claims). Each slot keeps its own compare on its own slot key: when
-  /// one fails, the transaction's failure branch reads every slot key, the slots no longer
-  /// ours come back kLost and the others are sent again at once. Returns the outcome
-  /// (kWritten, kLost, kFailed with `w->why`); throws Unreachable when `*cancel` moves
+  /// by a thread of the lease, in a turn ahead of the claims). Each slot keeps its own compare on
+  /// its own slot key: when one fails, the transaction's failure branch reads every slot key, the
+  /// slots no longer ours come back kLost and the others are sent again at once. Returns the
+  /// outcome (kWritten, kLost, kFailed with `w->why`); throws Unreachable when `*cancel` moves
   /// first (the write may still land: a higher mark is only more cautious).
   MarkWrite::Outcome write_mark(const std::shared_ptr<MarkWrite>& w,
                                 const std::atomic<uint64_t>* cancel);
@@ -190,7 +190,7 @@ class ProcessLease {
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
-  int ahead_waiting_ = 0;  // requests waiting for a turn ahead of the claims
+  int ahead_waiting_ = 0;       // requests waiting for a turn ahead of the claims
   uint64_t turn_failures_ = 0;  // requests in a turn that got no answer
   std::string turn_failure_;    // why the last one did not
   std::mutex mu_;               // holders_, stop_, failing_
@@ -201,7 +201,7 @@ class ProcessLease {
   bool failing_ = false;  // the last keepalive failed
   std::atomic<bool> lost_{false};
   std::thread thread_;
-  std::mutex mark_mu_;  // the mark queue and every queued write's outcome
+  std::mutex mark_mu_;                 // the mark queue and every queued write's outcome
   std::condition_variable mark_cv_;    // the mark thread: a write queued, or stop
   std::condition_variable marked_cv_;  // writers: an outcome, or a cancellation
   std::vector<std::shared_ptr<MarkWrite>> mark_queue_;

@@ -181,8 +181,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       if (known->read_failures.load(std::memory_order_acquire) != read_failures)
         throw etcd::Unreachable(known->read_error);
       try {
-        const json r =
-            shared_->send(http_, "/v3/kv/range", held_range, request_ms_, &cancel_gen_);
+        const json r = shared_->send(http_, "/v3/kv/range", held_range, request_ms_, &cancel_gen_);
         known->held = etcd::held_slots(r, slots_dir, slots);
         known->revision = etcd::i64(etcd::field(r, "header"), "revision");
       } catch (const std::exception& e) {
@@ -255,8 +254,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       etcd::ClaimReply got;
       json reply;
       try {
-        reply = shared_->send(http_, "/v3/kv/txn", txn,
-                              request_ms_, &cancel_gen_);
+        reply = shared_->send(http_, "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
         if (!got.succeeded) got = applied_before(reply, value);
       } catch (...) {
@@ -276,8 +274,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
           // CPU). Releases since are missed: a refusal reads the whole list first.
           if (range.is_object() && known->slots == slots) {
             for (const int64_t n : etcd::held_slots(range, slots_dir, slots)) known->held.insert(n);
-            known->revision = std::max(
-                known->revision, etcd::i64(etcd::field(reply, "header"), "revision"));
+            known->revision =
+                std::max(known->revision, etcd::i64(etcd::field(reply, "header"), "revision"));
           }
         }
         if (known->slots == slots) known->held.insert(slot);
@@ -364,8 +362,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   // one held by the process's lease, unused, until the last generator on it closed.
   static etcd::ClaimReply applied_before(const json& reply, const std::string& value) {
     const json& responses = etcd::field(reply, "responses");
-    const json& kv = etcd::item(
-        etcd::field(etcd::field(etcd::item(responses, 1), "response_range"), "kvs"), 0);
+    const json& kv =
+        etcd::item(etcd::field(etcd::field(etcd::item(responses, 1), "response_range"), "kvs"), 0);
     const json& v = etcd::field(kv, "value");
     if (!v.is_string() || etcd::unb64(v.get<std::string>()) != value) return {};
     return etcd::read_claim_reply(
@@ -383,8 +381,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    shared_->send(http_, "/v3/kv/txn", txn,
-                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_, closing);
+    shared_->send(http_, "/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_,
+                  closing);
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence
