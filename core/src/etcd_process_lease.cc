@@ -6,6 +6,10 @@
 //              A success moves every holder's deadline to (send time + TTL - margin); a
 //              reply without TTL means etcd expired the lease: every holder is lost.
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
+//   marks:     one thread sends the marks of this process's slots on the lease, up to 64
+//              in one POST /v3/kv/txn, each slot with its own compare (create_revision of
+//              its slot key); the failure branch reads the slot keys, so a slot no longer
+//              ours is told so and the others are sent again.
 #include "etcd_process_lease.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
@@ -17,6 +21,7 @@
 #include <map>
 #include <new>
 
+#include "etcd_base64.hpp"
 #include "etcd_reply.hpp"
 #include "internal.hpp"
 
@@ -79,7 +84,8 @@ ProcessLease::ProcessLease(const EtcdConfig& config, std::shared_ptr<Clock> cloc
       clock_(std::move(clock)),
       pid_(getpid()),
       http_(cfg_, &cancel_gen_),
-      keepalive_http_(cfg_, &cancel_gen_) {
+      keepalive_http_(cfg_, &cancel_gen_),
+      mark_http_(cfg_, &cancel_gen_) {
   // The margin absorbs the request's flight time and a clock-rate difference between this
   // host and etcd's leader: a fifth of the TTL, at least half a second.
   margin_ns_ = std::max<int64_t>(cfg_.ttl_s * 1'000'000'000 / 5, 500 * kNsPerMs);
@@ -91,17 +97,26 @@ ProcessLease::~ProcessLease() {
     // Forked child: the keepalive thread does not exist here and the handles may be
     // mid-request in the parent. Leak them; the lease is the parent's.
     new std::thread(std::move(thread_));
+    new std::thread(std::move(mark_thread_));
     http_.leak();
     keepalive_http_.leak();
+    mark_http_.leak();
     return;
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  cancel_gen_.fetch_add(1, std::memory_order_acq_rel);  // a keepalive in flight
+  {
+    std::lock_guard<std::mutex> lock(mark_mu_);
+    mark_stop_ = true;
+  }
+  cancel_gen_.fetch_add(1, std::memory_order_acq_rel);  // a keepalive or mark in flight
   cv_.notify_all();
+  mark_cv_.notify_all();
+  wake_turns();  // the mark thread waiting for a turn
   if (thread_.joinable()) thread_.join();
+  if (mark_thread_.joinable()) mark_thread_.join();
   if (id_ == 0 || failing_ || lost()) return;
   try {
     http_.post("/v3/lease/revoke", {{"ID", std::to_string(id_)}}, 1000);
@@ -136,6 +151,7 @@ void ProcessLease::grant() {
   }
   id_ = id;
   thread_ = std::thread([this] { keepalive_loop(); });
+  mark_thread_ = std::thread([this] { mark_loop(); });
 }
 
 int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept {
@@ -145,35 +161,34 @@ int64_t ProcessLease::deadline_after(int64_t sent, int64_t ttl_s) const noexcept
   return saturating_add(sent, ttl * 1'000'000'000 - margin_ns_);
 }
 
-ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, Kind kind,
-                                       const std::atomic<uint64_t>* cancel)
+ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel,
+                                       bool ahead)
     : lease_(lease) {
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
   std::unique_lock<std::mutex> lock(lease_.turn_mu_);
   const uint64_t failures = lease_.turn_failures_;
-  if (kind == kClaim) ++lease_.claims_waiting_;
+  if (ahead) ++lease_.ahead_waiting_;
   lease_.turn_cv_.wait(lock, [&] {
     return cancelled() || lease_.turn_failures_ != failures ||
-           (lease_.in_flight_ < kRequestsInFlight &&
-            (kind == kClaim || lease_.claims_waiting_ == 0));
+           (lease_.in_flight_ < kRequestsInFlight && (ahead || lease_.ahead_waiting_ == 0));
   });
-  if (kind == kClaim) --lease_.claims_waiting_;
+  if (ahead) --lease_.ahead_waiting_;
   if (cancelled() || lease_.turn_failures_ != failures) {
     const std::string why =
         cancelled() ? std::string("request cancelled (closing)")
                     : "a request ahead of this one got no answer: " + lease_.turn_failure_;
     lock.unlock();
-    lease_.turn_cv_.notify_all();  // a mark waiting behind this claim
+    lease_.turn_cv_.notify_all();  // a claim waiting behind this one
     throw Unreachable(why);
   }
   ++lease_.in_flight_;
 }
 
-nlohmann::json ProcessLease::send(Http& http, RequestTurn::Kind kind, const std::string& path,
-                                  const nlohmann::json& body, long timeout_ms,
-                                  const std::atomic<uint64_t>* cancel) {
-  const RequestTurn turn(*this, kind, cancel);
+nlohmann::json ProcessLease::send(Http& http, const std::string& path, const nlohmann::json& body,
+                                  long timeout_ms, const std::atomic<uint64_t>* cancel,
+                                  bool ahead) {
+  const RequestTurn turn(*this, cancel, ahead);
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   try {
     return http.post(path, body, timeout_ms);
@@ -193,6 +208,8 @@ nlohmann::json ProcessLease::send(Http& http, RequestTurn::Kind kind, const std:
 void ProcessLease::wake_turns() {
   { std::lock_guard<std::mutex> lock(turn_mu_); }  // a waiter is either waiting or will see it
   turn_cv_.notify_all();
+  { std::lock_guard<std::mutex> lock(mark_mu_); }
+  marked_cv_.notify_all();
 }
 
 ProcessLease::RequestTurn::~RequestTurn() {
@@ -200,7 +217,7 @@ ProcessLease::RequestTurn::~RequestTurn() {
     std::lock_guard<std::mutex> lock(lease_.turn_mu_);
     --lease_.in_flight_;
   }
-  lease_.turn_cv_.notify_all();  // a mark waiting behind claims must see the last one leave
+  lease_.turn_cv_.notify_all();  // a claim waiting behind others must see the last one leave
 }
 
 int64_t ProcessLease::attach(LeaseHolder* holder) {
@@ -272,6 +289,137 @@ bool ProcessLease::keepalive_once() {
   deadline_ = deadline_after(sent, ttl);
   for (LeaseHolder* h : holders_) h->lease_confirmed(deadline_);
   return true;
+}
+
+ProcessLease::MarkWrite::Outcome ProcessLease::write_mark(const std::shared_ptr<MarkWrite>& w,
+                                                          const std::atomic<uint64_t>* cancel) {
+  const uint64_t gen = cancel->load(std::memory_order_acquire);
+  const auto cancelled = [&] { return cancel->load(std::memory_order_acquire) != gen; };
+  std::unique_lock<std::mutex> lock(mark_mu_);
+  if (mark_stop_ || !mark_thread_.joinable()) {
+    w->why = "the lease is being revoked";
+    return MarkWrite::kFailed;
+  }
+  w->outcome = MarkWrite::kPending;
+  w->queued = std::chrono::steady_clock::now();
+  mark_queue_.push_back(w);
+  if (w->urgent) ++urgent_queued_;
+  mark_cv_.notify_all();
+  marked_cv_.wait(lock, [&] { return w->outcome != MarkWrite::kPending || cancelled(); });
+  if (w->outcome != MarkWrite::kPending) return w->outcome;
+  // Cancelled: withdraw it if it is still queued (in flight, the mark thread settles it).
+  const auto at = std::find(mark_queue_.begin(), mark_queue_.end(), w);
+  if (at != mark_queue_.end()) {
+    if (w->urgent) --urgent_queued_;
+    mark_queue_.erase(at);
+  }
+  throw Unreachable("request cancelled (closing)");
+}
+
+void ProcessLease::settle(const std::shared_ptr<MarkWrite>& w, MarkWrite::Outcome outcome,
+                          const std::string& why) {
+  w->outcome = outcome;
+  w->why = why;
+}
+
+void ProcessLease::mark_loop() {
+  std::unique_lock<std::mutex> lock(mark_mu_);
+  for (;;) {
+    mark_cv_.wait(lock, [this] { return mark_stop_ || !mark_queue_.empty(); });
+    if (mark_stop_) break;
+    if (urgent_queued_ == 0) {
+      // Nobody waits yet: let the marks of the other slots due about now join this one.
+      mark_cv_.wait_until(lock, mark_queue_.front()->queued + kMarkLinger, [this] {
+        return mark_stop_ || urgent_queued_ > 0 || mark_queue_.empty() ||
+               mark_queue_.size() >= kMarksPerTxn;
+      });
+      if (mark_stop_) break;
+      if (mark_queue_.empty()) continue;  // withdrawn (cancelled)
+    }
+    // Oldest first; a second write for a slot already in the batch waits for the next one,
+    // so one slot's writes land in the order they were asked for.
+    std::vector<std::shared_ptr<MarkWrite>> batch;
+    std::vector<std::shared_ptr<MarkWrite>> rest;
+    for (const auto& w : mark_queue_) {
+      const bool twice = std::any_of(batch.begin(), batch.end(),
+                                     [&](const auto& b) { return b->slot_key == w->slot_key; });
+      if (batch.size() < kMarksPerTxn && !twice) {
+        batch.push_back(w);
+        if (w->urgent) --urgent_queued_;
+      } else {
+        rest.push_back(w);
+      }
+    }
+    mark_queue_.swap(rest);
+    lock.unlock();
+    send_marks(batch);
+    lock.lock();
+    marked_cv_.notify_all();
+  }
+  for (const auto& w : mark_queue_) settle(w, MarkWrite::kFailed, "the lease is being revoked");
+  mark_queue_.clear();
+  urgent_queued_ = 0;
+  marked_cv_.notify_all();
+}
+
+void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
+  using nlohmann::json;
+  while (!batch.empty()) {
+    json compare = json::array(), success = json::array(), failure = json::array();
+    for (const auto& w : batch) {
+      compare.push_back({{"key", b64(w->slot_key)},
+                         {"target", "CREATE"},
+                         {"result", "EQUAL"},
+                         {"create_revision", std::to_string(w->create_revision)}});
+      success.push_back(
+          {{"request_put",
+            {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
+      failure.push_back({{"request_range", {{"key", b64(w->slot_key)}, {"keys_only", true}}}});
+    }
+    std::vector<std::shared_ptr<MarkWrite>> again;
+    std::string failed;
+    bool unanswered = false, succeeded = false;
+    try {
+      const json reply = send(mark_http_, "/v3/kv/txn",
+                              {{"compare", compare}, {"success", success}, {"failure", failure}},
+                              request_ms_, &cancel_gen_, true);
+      succeeded = reply.value("succeeded", false);
+      if (!succeeded) {
+        // Which compares failed: each slot key as it is in the failing revision.
+        const json& responses = field(reply, "responses");
+        for (size_t i = 0; i < batch.size(); ++i) {
+          const json& kv = item(field(field(item(responses, i), "response_range"), "kvs"), 0);
+          const int64_t created = kv.is_object() ? i64(kv, "create_revision") : 0;
+          if (created == batch[i]->create_revision) again.push_back(batch[i]);
+        }
+        if (again.size() == batch.size())
+          failed = "the mark transaction failed, yet every slot key in it is still ours: " +
+                   reply.dump().substr(0, 200);
+      }
+    } catch (const Unreachable& e) {
+      failed = e.what();
+      unanswered = true;
+    } catch (const std::exception& e) {  // etcd error, malformed JSON
+      failed = e.what();
+    }
+    std::lock_guard<std::mutex> lock(mark_mu_);
+    if (!failed.empty()) {
+      for (const auto& w : batch) settle(w, MarkWrite::kFailed, failed);
+      // The writes queued behind a request that got no answer would get none either.
+      if (unanswered) {
+        for (const auto& w : mark_queue_)
+          settle(w, MarkWrite::kFailed, "a mark write ahead of this one got no answer: " + failed);
+        mark_queue_.clear();
+        urgent_queued_ = 0;
+      }
+      return;
+    }
+    // Succeeded: every mark written. Else the slots not sent again are no longer ours.
+    for (const auto& w : batch)
+      if (std::find(again.begin(), again.end(), w) == again.end())
+        settle(w, succeeded ? MarkWrite::kWritten : MarkWrite::kLost);
+    batch.swap(again);
+  }
 }
 
 }  // namespace etcd

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -75,10 +76,13 @@ class ProcessLease {
   /// What this process knows of the held slots under the prefix, shared by its claims on
   /// this store: each starts from what the previous ones learned (so it usually costs a
   /// single compare-and-swap), and concurrent ones never pick the same slot (they would
-  /// only race each other and crowd etcd). A lost race brings a fresh read with its answer.
+  /// only race each other and crowd etcd). A lost race brings the slots created since.
   struct HeldSlots {
-    int64_t slots = -1;          ///< the layout's slot count `held` is for; -1: unknown
-    std::set<int64_t> held;      ///< held below `slots`, as of the last read plus our claims
+    int64_t slots = -1;      ///< the layout's slot count `held` is for; -1: unknown
+    std::set<int64_t> held;  ///< held below `slots`, as of the last read plus our claims
+    /// The etcd revision up to which every slot created is in `held` (slots released since
+    /// the last whole read may still be listed).
+    int64_t revision = 0;
     std::set<int64_t> claiming;  ///< picked by a claim of this process, answer pending
     /// Reads of the held slots that failed, and why the last one did: a claim that waited
     /// for the lock while another's read failed fails with it, instead of sending its own
@@ -88,19 +92,22 @@ class ProcessLease {
   };
   /// A turn to send a claim or mark request: at most kRequestsInFlight at once per process
   /// and store. A storm of this process's generators then queues here, not in etcd, whose
-  /// latency (and so every request's timeout) stays that of a few requests. Claims go
-  /// first: a held generator's keeper writes its mark ahead of need (twice a second, even
-  /// idle), so a claim that waited behind every holder's keeper would wait for nothing.
-  /// Against an etcd that hangs, the 8 turns are held for a full request timeout each: a
-  /// request that gets no answer fails the requests then waiting for a turn (they would
-  /// only wait to get none either), and close() cancels its generator's wait. A slow etcd
-  /// that answers keeps its queue: a storm of claims waits its turn however long.
+  /// latency (and so every request's timeout) stays that of a few requests. Mark
+  /// transactions and a closing generator's give-back go first (`ahead`): there is at most
+  /// one mark transaction at a time (write_mark), it carries the marks of many slots, and a
+  /// generator waiting for its mark is one that holds a slot (a claim's first mark, or a
+  /// keeper ahead of need: behind a storm's claims they came too late and the first ids
+  /// were refused); a close() queued behind a storm's claims waited for all of them. Against an
+  /// etcd that hangs, the 8 turns are held for a full request timeout each: a request that gets no
+  /// answer fails the requests then waiting for a turn (they would only wait to get none either),
+  /// and close() cancels its generator's wait. A slow etcd that answers keeps its queue: a storm of
+  /// claims waits its turn however long.
   class RequestTurn {
    public:
-    enum Kind { kClaim, kMark };
-    /// Waits for a turn; throws Unreachable when a request in flight gets no answer or
-    /// `*cancel` (the caller's Http cancellation generation) moves meanwhile.
-    RequestTurn(ProcessLease& lease, Kind kind, const std::atomic<uint64_t>* cancel);
+    /// Waits for a turn (`ahead`: ahead of the claims waiting); throws Unreachable when a
+    /// request in flight gets no answer or `*cancel` (the caller's Http cancellation
+    /// generation) moves meanwhile.
+    RequestTurn(ProcessLease& lease, const std::atomic<uint64_t>* cancel, bool ahead = false);
     ~RequestTurn();
     RequestTurn(const RequestTurn&) = delete;
     RequestTurn& operator=(const RequestTurn&) = delete;
@@ -108,14 +115,44 @@ class ProcessLease {
    private:
     ProcessLease& lease_;
   };
-  /// One claim or mark request in a turn: `http.post(path, body, timeout_ms)`, whose
-  /// Unreachable (not a cancellation) also fails the requests waiting for a turn.
-  nlohmann::json send(Http& http, RequestTurn::Kind kind, const std::string& path,
-                      const nlohmann::json& body, long timeout_ms,
-                      const std::atomic<uint64_t>* cancel);
+  /// One request in a turn: `http.post(path, body, timeout_ms)`, whose Unreachable (not a
+  /// cancellation) also fails the requests waiting for a turn.
+  nlohmann::json send(Http& http, const std::string& path, const nlohmann::json& body,
+                      long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead = false);
   static constexpr int kRequestsInFlight = 8;
-  /// Wakes the requests waiting for a turn, so that one whose caller was cancelled gives up.
+  /// Wakes the requests waiting for a turn or a mark write, so that one whose caller was
+  /// cancelled gives up.
   void wake_turns();
+
+  /// One slot's mark for write_mark(): persisted only while `slot_key` is still the key
+  /// created at `create_revision` (ours).
+  struct MarkWrite {
+    std::string slot_key, mark_key;
+    int64_t create_revision = 0;
+    int64_t mark_ms = 0;
+    /// Someone waits for it (a minting thread, the claim, close()): sent at once. Else it
+    /// may wait up to kMarkLinger for the marks of other slots to share its transaction.
+    bool urgent = true;
+    enum Outcome { kPending, kWritten, kLost, kFailed };
+    Outcome outcome = kPending;  ///< under the lease's mark mutex
+    std::string why;             ///< kFailed: what the request answered, or why none came
+    std::chrono::steady_clock::time_point queued;
+  };
+  /// Persists `w` in one transaction with the marks of this process's other slots on this
+  /// lease that are due now (at most kMarksPerTxn; one transaction in flight at a time, sent
+  /// by a thread of the lease, in a turn ahead of the claims). Each slot keeps its own compare on
+  /// its own slot key: when one fails, the transaction's failure branch reads every slot key, the
+  /// slots no longer ours come back kLost and the others are sent again at once. Returns the
+  /// outcome (kWritten, kLost, kFailed with `w->why`); throws Unreachable when `*cancel` moves
+  /// first (the write may still land: a higher mark is only more cautious).
+  MarkWrite::Outcome write_mark(const std::shared_ptr<MarkWrite>& w,
+                                const std::atomic<uint64_t>* cancel);
+  /// Under etcd's default --max-txn-ops (128) for the compares, puts and failure reads.
+  static constexpr size_t kMarksPerTxn = 64;
+  /// How long a write nobody waits for may wait for company: idle keepers write about
+  /// every 500 ms each, so 100 ms gathers a process's idle writes into a few transactions
+  /// a second while the mark keeps over 300 ms of headroom (and the lead) in reserve.
+  static constexpr auto kMarkLinger = std::chrono::milliseconds(100);
 
   /// The shared state and the mutex that guards it.
   std::mutex& claim_state(HeldSlots** held) {
@@ -129,6 +166,11 @@ class ProcessLease {
   /// One keepalive: the single place where a keepalive's outcome (deadline moved, failed,
   /// lease gone) is decided and told to every holder.
   bool keepalive_once();
+  void mark_loop();
+  /// One batch of mark writes: sends it, and again without the slots found lost.
+  void send_marks(std::vector<std::shared_ptr<MarkWrite>> batch);
+  void settle(const std::shared_ptr<MarkWrite>& w, MarkWrite::Outcome outcome,
+              const std::string& why = "");  // under mark_mu_
 
   const EtcdConfig cfg_;  // a copy: the Http handles keep a reference to it
   const std::shared_ptr<Clock> clock_;
@@ -136,6 +178,7 @@ class ProcessLease {
   std::atomic<uint64_t> cancel_gen_{0};  // see Http: a keepalive in flight at destruction
   Http http_;                            // grant, revoke (under grant_mu_ / destruction)
   Http keepalive_http_;                  // the keepalive thread's own handle
+  Http mark_http_;                       // the mark thread's own handle
   int64_t margin_ns_ = 0;
   long request_ms_ = 1000;
   int64_t id_ = 0;
@@ -147,7 +190,7 @@ class ProcessLease {
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;
-  int claims_waiting_ = 0;
+  int ahead_waiting_ = 0;       // requests waiting for a turn ahead of the claims
   uint64_t turn_failures_ = 0;  // requests in a turn that got no answer
   std::string turn_failure_;    // why the last one did not
   std::mutex mu_;               // holders_, stop_, failing_
@@ -158,6 +201,13 @@ class ProcessLease {
   bool failing_ = false;  // the last keepalive failed
   std::atomic<bool> lost_{false};
   std::thread thread_;
+  std::mutex mark_mu_;                 // the mark queue and every queued write's outcome
+  std::condition_variable mark_cv_;    // the mark thread: a write queued, or stop
+  std::condition_variable marked_cv_;  // writers: an outcome, or a cancellation
+  std::vector<std::shared_ptr<MarkWrite>> mark_queue_;
+  int urgent_queued_ = 0;
+  bool mark_stop_ = false;
+  std::thread mark_thread_;
 };
 
 }  // namespace etcd

@@ -47,7 +47,7 @@ void MarkKeeper::start(int64_t now_ms) {
   thread_ = std::thread([this] { run(); });
 }
 
-bool MarkKeeper::write(int64_t target_ms) {
+bool MarkKeeper::write(int64_t target_ms, bool urgent) {
   if (own_mark_) {
     // A write may hang (an etcd member that stopped answering, a leader election: a
     // proposal in flight then waits out its timeout). Until it lands, issue what our
@@ -60,7 +60,10 @@ bool MarkKeeper::write(int64_t target_ms) {
   }
   bool ok = true;
   try {
-    in_.lease->write_mark(target_ms + in_.epoch_ms);
+    if (urgent)
+      in_.lease->write_mark(target_ms + in_.epoch_ms);
+    else
+      in_.lease->write_mark_batched(target_ms + in_.epoch_ms);
   } catch (const Error&) {
     ok = false;
   }
@@ -100,12 +103,12 @@ void MarkKeeper::run() {
     const int64_t s = in_.state->load(std::memory_order_acquire);
     active = s != seen;
     seen = s;
-    tick(requested);
+    tick(requested, active);
     lock.lock();
   }
 }
 
-void MarkKeeper::tick(bool requested) {
+void MarkKeeper::tick(bool requested, bool active) {
   try {
     in_.lease->maintain();
   } catch (const std::exception&) {
@@ -149,8 +152,12 @@ void MarkKeeper::tick(bool requested) {
   const int64_t p = persisted_.load(std::memory_order_acquire);
   if (p >= in_.max_elapsed_ms) return;  // the whole window is reserved
   const int64_t headroom = p - lead_ms_ - base;
+  // An idle generator's write may wait a little for company (the store then carries many
+  // slots' marks in one request); one that mints, or is down to a quarter of the headroom
+  // kept, or that a minting thread waits for, goes at once.
   if (requested || headroom < kAheadMs / 2 || failing())
-    write(std::min(base + lead_ms_ + kAheadMs, in_.max_elapsed_ms));
+    write(std::min(base + lead_ms_ + kAheadMs, in_.max_elapsed_ms),
+          requested || active || headroom < kAheadMs / 4);
 }
 
 bool MarkKeeper::wait_for(int64_t packed, int64_t budget_ns) {

@@ -71,8 +71,9 @@ class MarkKeeper {
 
  private:
   void run();
-  void tick(bool requested);
-  bool write(int64_t target_ms);
+  void tick(bool requested, bool active);
+  /// `urgent`: someone waits (or soon will): not held to share a store request.
+  bool write(int64_t target_ms, bool urgent = true);
   int64_t limit_for(int64_t mark_ms) const noexcept;
 
   Inputs in_;

@@ -33,6 +33,10 @@ class NodeLease {
   /// still ours). Throws Error(kLeaseLost) when it cannot; when the slot is provably no
   /// longer ours, lost() becomes true as well.
   virtual void write_mark(int64_t mark_ms) = 0;
+  /// write_mark() for a write nobody waits for yet (the mark keeper ahead of need): the
+  /// store may hold it briefly to send it with other slots' marks (etcd: one transaction
+  /// for the process's idle generators). Default: write_mark().
+  virtual void write_mark_batched(int64_t mark_ms) { write_mark(mark_ms); }
   /// Called about every 100 ms from the generator's background thread, never from a
   /// minting thread: checks that the slot is still ours and repairs what can be repaired
   /// (local: registry files deleted or replaced while held). Calls set_lost() when the slot

@@ -13,7 +13,9 @@
 //              held slots again, in the same request, and pick again. O(1) requests per
 //              claim, however many slots and claimants.
 //   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours, put
-//              <prefix>/marks/N. A holder that lost its slot can never move the mark.
+//              <prefix>/marks/N. A holder that lost its slot can never move the mark. The
+//              marks of a process's slots on one lease share transactions (one compare
+//              and one put per slot; etcd_process_lease.hpp).
 //   release:   POST /v3/kv/txn: delete the slot key if it is still ours (the mark key has
 //              no lease and stays); the last slot's release revokes the lease.
 // Keys and values are base64 in this API, int64 fields are JSON strings, and fields with
@@ -116,41 +118,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     }
   }
 
-  void write_mark(int64_t mark_ms) override {
-    if (released_) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
-    if (lost()) throw Error(ErrorKind::kLeaseLost, problem());
-    const json txn = {
-        {"compare", json::array({{{"key", b64(slot_key_)},
-                                  {"target", "CREATE"},
-                                  {"result", "EQUAL"},
-                                  {"create_revision", std::to_string(create_revision_)}}})},
-        {"success",
-         json::array({{{"request_put",
-                        {{"key", b64(mark_key_)}, {"value", b64(std::to_string(mark_ms))}}}}})}};
-    bool succeeded = false;
-    const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
-    try {
-      const json t = shared_->send(http_,
-                                   first_mark_written_ ? ProcessLease::RequestTurn::kMark
-                                                       : ProcessLease::RequestTurn::kClaim,
-                                   "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
-      succeeded = t.value("succeeded", false);
-    } catch (const std::exception& e) {  // transport, etcd error, malformed JSON
-      const std::string why = where_ + ": could not persist the high-water mark: " + e.what();
-      // Cancelled by close(): no sign the store fails, and a problem recorded here would
-      // keep release() from giving the slot key back (it would then stay, locked, with
-      // the lease this process's other generators keep alive).
-      if (cancel_gen_.load(std::memory_order_acquire) == gen) set_problem(why);
-      throw Error(ErrorKind::kLeaseLost, why);
-    }
-    if (!succeeded) {
-      lease_lost("the slot key " + slot_key_ +
-                 " is no longer ours (our lease expired; another process may hold the slot)");
-      throw Error(ErrorKind::kLeaseLost, problem());
-    }
-    mark_ms_.store(mark_ms, std::memory_order_release);
-    first_mark_written_ = true;
-  }
+  void write_mark(int64_t mark_ms) override { persist(mark_ms, true); }
+  void write_mark_batched(int64_t mark_ms) override { persist(mark_ms, false); }
 
   int64_t mark_lead_ms() const noexcept override { return cfg_.ttl_s * 1000; }
   const std::atomic<int64_t>* deadline() const noexcept override { return &deadline_; }
@@ -169,7 +138,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     // the lease (revoked by the last release, or expired after the process ends).
     if (!slot_key_.empty() && problem().empty() && !lost()) {
       try {
-        give_back(slot_key_, create_revision_, 1000);
+        give_back(slot_key_, create_revision_, 1000, true);
       } catch (...) {
       }
     }
@@ -185,7 +154,8 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
 
  private:
   // One range read of the held slots, then compare-and-swap on a free slot picked at
-  // random; a lost race answers with a fresh read of the held slots in the same request.
+  // random; a lost race answers, in the same request, with the slots created since the
+  // read it picked from.
   // So a claim costs two requests plus one per race lost, whatever the number of slots.
   void claim_slot(const Layout& layout, const SlotFilter& usable, const std::string& quoted) {
     const std::string slots_dir = cfg_.prefix + "/slots/";
@@ -193,6 +163,11 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     std::string end = slots_dir;
     end.back() = static_cast<char>(end.back() + 1);  // range end: "<prefix>/slots0"
     const json held_range = {{"key", b64(slots_dir)}, {"range_end", b64(end)}, {"keys_only", true}};
+    const auto created_since = [&](int64_t revision) {
+      json r = held_range;
+      r["min_create_revision"] = std::to_string(revision + 1);
+      return r;
+    };
     // What this process knows of the held slots, shared by its claims on this store. Only
     // reads of the held slots happen under the lock (so a storm of this process's claims
     // reads once); the compare-and-swaps run in parallel, each on a slot no other claim of
@@ -206,10 +181,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       if (known->read_failures.load(std::memory_order_acquire) != read_failures)
         throw etcd::Unreachable(known->read_error);
       try {
-        known->held =
-            etcd::held_slots(shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/range",
-                                           held_range, request_ms_, &cancel_gen_),
-                             slots_dir, slots);
+        const json r = shared_->send(http_, "/v3/kv/range", held_range, request_ms_, &cancel_gen_);
+        known->held = etcd::held_slots(r, slots_dir, slots);
+        known->revision = etcd::i64(etcd::field(r, "header"), "revision");
       } catch (const std::exception& e) {
         known->read_error = e.what();
         known->read_failures.fetch_add(1, std::memory_order_acq_rel);
@@ -224,6 +198,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     char host[256] = {0};
     gethostname(host, sizeof host - 1);
     const std::string holder = std::string(host) + " pid " + std::to_string(getpid());
+    int64_t seen = 0;        // known->revision when this attempt picked its slot
     std::string unreadable;  // why a free slot was skipped, for the refusal
     size_t held_count = 0;   // for the refusal
     for (int64_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
@@ -253,28 +228,35 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
           read_held();
           slot = pick();
         }
+        // Held in etcd, and being claimed by this process now (not in `held` yet).
         held_count = known->held.size();
+        for (const int64_t n : known->claiming) held_count += known->held.count(n) ? 0 : 1;
         if (slot < 0) break;
         known->claiming.insert(slot);
+        seen = known->revision;
       }
       const std::string key = slots_dir + etcd::slot_text(slot);
       const std::string mark_key = cfg_.prefix + "/marks/" + etcd::slot_text(slot);
+      // Unique to this attempt, so that an answer can tell our own key from anyone's.
+      const std::string value = holder + " claim " + std::to_string(rng());
       const json txn = {{"compare", json::array({{{"key", b64(key)},
                                                   {"target", "CREATE"},
                                                   {"result", "EQUAL"},
                                                   {"create_revision", "0"}}})},
                         {"success", json::array({{{"request_put",
                                                    {{"key", b64(key)},
-                                                    {"value", b64(holder)},
+                                                    {"value", b64(value)},
                                                     {"lease", std::to_string(shared_->id())}}}},
                                                  {{"request_range", {{"key", b64(mark_key)}}}}})},
-                        {"failure", json::array({{{"request_range", held_range}}})}};
+                        {"failure", json::array({{{"request_range", created_since(seen)}},
+                                                 {{"request_range", {{"key", b64(key)}}}},
+                                                 {{"request_range", {{"key", b64(mark_key)}}}}})}};
       etcd::ClaimReply got;
       json reply;
       try {
-        reply = shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
-                              request_ms_, &cancel_gen_);
+        reply = shared_->send(http_, "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
+        if (!got.succeeded) got = applied_before(reply, value);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         known->claiming.erase(slot);
@@ -287,9 +269,13 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
           // Someone else was faster: what is held now came with the answer.
           const json& range =
               etcd::field(etcd::item(etcd::field(reply, "responses"), 0), "response_range");
+          // Only the slots created since the revision we picked from: a few keys, where
+          // the whole list ran to 80 KB of JSON per lost race in a storm (the gateway's
+          // CPU). Releases since are missed: a refusal reads the whole list first.
           if (range.is_object() && known->slots == slots) {
-            known->held = etcd::held_slots(range, slots_dir, slots);
-            fresh = true;
+            for (const int64_t n : etcd::held_slots(range, slots_dir, slots)) known->held.insert(n);
+            known->revision =
+                std::max(known->revision, etcd::i64(etcd::field(reply, "header"), "revision"));
           }
         }
         if (known->slots == slots) known->held.insert(slot);
@@ -329,15 +315,74 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     throw Error(ErrorKind::kNodeIdUnavailable, msg);
   }
 
-  // Deletes a slot key we created at `revision` (a slot we will not keep).
-  void give_back(const std::string& key, int64_t revision, long timeout_ms = -1) {
+  // One mark write, in a transaction shared with this process's other slots on the lease
+  // (ProcessLease::write_mark): if create_revision(<prefix>/slots/N) is still ours, put
+  // <prefix>/marks/N. `urgent`: someone waits for it, send it at once.
+  void persist(int64_t mark_ms, bool urgent) {
+    if (released_) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
+    if (lost()) throw Error(ErrorKind::kLeaseLost, problem());
+    auto w = std::make_shared<ProcessLease::MarkWrite>();
+    w->slot_key = slot_key_;
+    w->mark_key = mark_key_;
+    w->create_revision = create_revision_;
+    w->mark_ms = mark_ms;
+    w->urgent = urgent;
+    const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
+    ProcessLease::MarkWrite::Outcome outcome = ProcessLease::MarkWrite::kFailed;
+    std::string failure;
+    try {
+      outcome = shared_->write_mark(w, &cancel_gen_);
+      failure = w->why;
+    } catch (const std::exception& e) {  // cancelled
+      outcome = ProcessLease::MarkWrite::kFailed;
+      failure = e.what();
+    }
+    if (outcome == ProcessLease::MarkWrite::kLost) {
+      lease_lost("the slot key " + slot_key_ +
+                 " is no longer ours (our lease expired; another process may hold the slot)");
+      throw Error(ErrorKind::kLeaseLost, problem());
+    }
+    if (outcome != ProcessLease::MarkWrite::kWritten) {
+      const std::string why = where_ + ": could not persist the high-water mark: " + failure;
+      // Cancelled by close(): no sign the store fails, and a problem recorded here would
+      // keep release() from giving the slot key back (it would then stay, locked, with
+      // the lease this process's other generators keep alive).
+      if (cancel_gen_.load(std::memory_order_acquire) == gen) set_problem(why);
+      throw Error(ErrorKind::kLeaseLost, why);
+    }
+    mark_ms_.store(mark_ms, std::memory_order_release);
+  }
+
+  // A claim that lost its compare to itself: etcd applied an earlier try of this request but
+  // answered it "request timed out" (the outcome unknown), and the request moved on to
+  // another member, which found the slot key created. The failure branch read the key and
+  // the slot's mark: when the key holds this attempt's value, the slot is ours, created at
+  // its create_revision, with the mark it had then (only the slot's holder writes it). Else
+  // (someone else's key) the claim stays lost. Before, it picked another slot and left this
+  // one held by the process's lease, unused, until the last generator on it closed.
+  static etcd::ClaimReply applied_before(const json& reply, const std::string& value) {
+    const json& responses = etcd::field(reply, "responses");
+    const json& kv =
+        etcd::item(etcd::field(etcd::field(etcd::item(responses, 1), "response_range"), "kvs"), 0);
+    const json& v = etcd::field(kv, "value");
+    if (!v.is_string() || etcd::unb64(v.get<std::string>()) != value) return {};
+    return etcd::read_claim_reply(
+        {{"succeeded", true},
+         {"header", {{"revision", std::to_string(etcd::i64(kv, "create_revision"))}}},
+         {"responses", json::array({json::object(), etcd::item(responses, 2)})}});
+  }
+
+  // Deletes a slot key we created at `revision` (a slot we will not keep). `closing`: in a
+  // turn ahead of this process's waiting claims (close() would wait for all of them).
+  void give_back(const std::string& key, int64_t revision, long timeout_ms = -1,
+                 bool closing = false) {
     const json txn = {{"compare", json::array({{{"key", b64(key)},
                                                 {"target", "CREATE"},
                                                 {"result", "EQUAL"},
                                                 {"create_revision", std::to_string(revision)}}})},
                       {"success", json::array({{{"request_delete_range", {{"key", b64(key)}}}}})}};
-    shared_->send(http_, ProcessLease::RequestTurn::kClaim, "/v3/kv/txn", txn,
-                  timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_);  // or the lease will
+    shared_->send(http_, "/v3/kv/txn", txn, timeout_ms < 0 ? request_ms_ : timeout_ms, &cancel_gen_,
+                  closing);
   }
 
   // etcd::LeaseHolder: what the shared lease's keepalive thread tells this slot. The fence
@@ -372,7 +417,6 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   bool released_ = false;
   std::atomic<uint64_t> cancel_gen_{0};  // see Cancel (the Http handle keeps its address)
   bool abandoned_ = false;
-  bool first_mark_written_ = false;  // the constructor's write is part of the claim
 };
 
 }  // namespace

@@ -6,8 +6,10 @@ gets NODE_ID_UNAVAILABLE naming the prefix and the number of slots held, and a s
 processes are SIGKILLed leaves no slot key behind past one TTL.
 
 Prints the storm's figures: wall time until every claimant held a slot, claim latency
-(median, p99, max: each generator constructor's duration) and etcd requests per claim
-(read from etcd's own gRPC counters, so every language is counted alike).
+(median, p99, max: each generator constructor's duration), etcd requests per claim (read
+from etcd's own gRPC counters, so every language is counted alike), held generators that
+refused their first ids, etcd's CPU time, the idle mark load once all 1,024 slots are held
+(etcd transactions per second), and the load average beside them (the machine is shared).
 
 Run by scripts/test-fleet.sh; starts a private etcd. Environment as fleet_test.py, plus
 STORM_WORKER (tests/storm_worker.cc), SNOWFLEET_CLI, STORM_TTL (default 5), STORM_BUDGET_S
@@ -82,6 +84,29 @@ def held_slots(endpoint, prefix):
     return int(json.loads(urllib.request.urlopen(req, timeout=5).read()).get("count", 0))
 
 
+def cpu_seconds(pid):
+    """User + system CPU time a process has used so far (from /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def slow_warnings(etcd):
+    """What etcd logged about its own slowness: a disk that syncs slowly (the machine's
+    other load) stalls every request, which then times out on the client."""
+    try:
+        with open(f"{etcd.dir}/log", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return "log unreadable"
+    return (f"{text.count('slow fdatasync')} slow fdatasync, "
+            f"{text.count('took too long')} requests that took too long")
+
+
+def load_text():
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def pct(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -110,6 +135,7 @@ class EtcdClaimStorm(unittest.TestCase):
         cpp = 4
         plan += [("cpp", rest // cpp + (1 if i < rest % cpp else 0)) for i in range(cpp)]
         before = etcd_requests(self.etcd.endpoint)
+        cpu_before, load_before = cpu_seconds(self.etcd.proc.pid), load_text()
         start_at = int(time.time() * 1000) + (3000 if POLYGLOT else 500)  # JVM start-up
         for lang, n in plan:
             self.workers.append(Worker(self.source, cmd=storm_cmd(lang, self.source, n, start_at)))
@@ -121,6 +147,8 @@ class EtcdClaimStorm(unittest.TestCase):
         ready = [w.wait_for("ready ", 60) for w in self.workers]
         wall_s = (time.time() * 1000 - start_at) / 1000
         after = etcd_requests(self.etcd.endpoint)
+        etcd_cpu = cpu_seconds(self.etcd.proc.pid) - cpu_before
+        workers_cpu = sum(cpu_seconds(w.proc.pid) for w in self.workers if w.proc.poll() is None)
         for w, r in zip(self.workers, ready):
             self.assertIsNotNone(r, (w.cmd[:2], w.snapshot()[-3:]))
 
@@ -157,9 +185,18 @@ class EtcdClaimStorm(unittest.TestCase):
         print(f"storm: etcd requests {total_requests} ({n} claimants, {total_requests / n:.2f} per claimant; "
               f"{', '.join(f'{k} {v}' for k, v in sorted(requests.items()) if v)}; "
               f"includes each generator's first mark write and keepalives)")
-        if mint_refusals:
-            print(f"storm: {len(mint_refusals)} held generators refused their first ids "
-                  f"(e.g. {mint_refusals[0].split(' ', 3)[3][:160]})")
+        print(f"storm: etcd's own warnings: {slow_warnings(self.etcd)}")
+        print(f"storm: CPU etcd {etcd_cpu:.1f} s, claimant processes {workers_cpu:.1f} s; {load_before} at the start, {load_text()} at the end")
+        print(f"storm: {len(mint_refusals)} held generators refused their first ids"
+              + (f" (e.g. {mint_refusals[0].split(' ', 3)[3][:160]})" if mint_refusals else ""))
+        if errors:
+            # Why, grouped (the numbers in a message differ from claimant to claimant).
+            causes = {}
+            for e in errors:
+                cause = re.sub(r"\d+", "N", e.split(": ", 1)[-1])[:200]
+                causes[cause] = causes.get(cause, 0) + 1
+            for cause, count in sorted(causes.items(), key=lambda kv: -kv[1])[:5]:
+                print(f"storm: {count} refused: {cause}")
         self.assertEqual(errors, [], f"{len(errors)} refused, e.g. {errors[:2]}")
         self.assertEqual(len(claims), SLOTS - CLI_RUNS)
         owners = {}
@@ -188,6 +225,12 @@ class EtcdClaimStorm(unittest.TestCase):
         print(f"storm: claimant 1,025: {refusal.split(' ', 3)[3]}")
         all_nodes = nodes + [int(l.split()[1]) for _, l in fill.snapshot() if l.startswith("claimed ")]
         self.assertEqual(sorted(all_nodes), list(range(SLOTS)))
+
+        # Every slot held, nobody minting: what the mark keepers alone cost etcd.
+        idle_before, t0 = etcd_requests(self.etcd.endpoint).get("Txn", 0), time.monotonic()
+        time.sleep(3)
+        idle = (etcd_requests(self.etcd.endpoint).get("Txn", 0) - idle_before) / (time.monotonic() - t0)
+        print(f"storm: idle mark load with {SLOTS} slots held: {idle:.0f} etcd Txn/s ({load_text()})")
 
         # SIGKILL every holder: etcd deletes every slot key within one TTL of the kill.
         for w in self.workers:
