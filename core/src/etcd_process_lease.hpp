@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_genesis.hpp"
 #include "etcd_http.hpp"
 #include "node_source.hpp"
 
@@ -117,6 +118,10 @@ class ProcessLease {
   /// Wakes the requests waiting for a turn, so that one whose caller was cancelled gives up.
   void wake_turns();
 
+  /// The prefix's genesis the slots on this lease were claimed under; checked after each
+  /// keepalive (etcd_genesis.hpp).
+  GenesisWatch& genesis() noexcept { return genesis_; }
+
   /// The shared state and the mutex that guards it.
   std::mutex& claim_state(HeldSlots** held) {
     *held = &held_;
@@ -157,6 +162,7 @@ class ProcessLease {
   bool stop_ = false;
   bool failing_ = false;  // the last keepalive failed
   std::atomic<bool> lost_{false};
+  GenesisWatch genesis_;
   std::thread thread_;
 };
 
