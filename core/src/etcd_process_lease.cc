@@ -106,9 +106,9 @@ ProcessLease::~ProcessLease() {
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (id_ == 0 || failing_ || lost()) return;
-  genesis_.revoke(http_, 1000);
   try {
     http_.post("/v3/lease/revoke", {{"ID", std::to_string(id_)}}, 1000);
+    genesis_.revoke(http_, 1000);  // only when the store answers: close() waits for each
   } catch (...) {
     // The lease expires by itself after its TTL.
   }
