@@ -17,6 +17,8 @@
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
+#include "etcd_genesis.hpp"
+
 using namespace snowfleet;
 using snowfleet_test::error_of;
 using snowfleet_test::Opts;
@@ -67,6 +69,31 @@ bool within(int ms, const std::function<bool()>& done) {
   return done();
 }
 }  // namespace
+
+TEST_CASE("etcd genesis: values and holder lease tags", "[fleet][etcd-offline]") {
+  using namespace snowfleet::detail::etcd;
+  Genesis g;
+  REQUIRE(parse_genesis("0123456789abcdef 1704067200000 1704067212000", &g));
+  CHECK(g.created_ms == 1704067200000);
+  CHECK(g.fence_ms == 1704067212000);
+  CHECK(g.value == "0123456789abcdef 1704067200000 1704067212000");
+  for (const char* bad :
+       {"", "0123456789abcdef", "0123456789abcdef 1", "0123456789ABCDEF 1 0", "0123456789abcde 1 0",
+        "0123456789abcdef0 1 0", "0123456789abcdef -1 0", "0123456789abcdef 1 -1",
+        "0123456789abcdef 1 0 ", "0123456789abcdef 1 0\n", "0123456789abcdef  1 0",
+        "0123456789abcdef 1 0 0", "0123456789abcdef 1 99999999999999999999", "not a genesis"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(parse_genesis(bad, &g));
+  }
+  for (uint32_t low : {0u, 1u, 0xffffffffu}) {
+    const int64_t id = holder_lease_id("ids", low);
+    CHECK(id > 0);
+    CHECK(is_holder_lease(id, "ids"));
+    CHECK_FALSE(is_holder_lease(id, "ids2"));  // another prefix's tag (FNV-1a of each)
+  }
+  CHECK_FALSE(is_holder_lease(0, "ids"));
+  CHECK_FALSE(is_holder_lease(7587861231, "ids"));  // an ID etcd picks: no tag
+}
 
 TEST_CASE("etcd genesis: a first claim on a new prefix creates it, unfenced", "[.etcd][fleet]") {
   const Prefix p = fresh("new", "ttl=2&node=1");
