@@ -2,9 +2,12 @@
 //
 //   grant:     POST /v3/lease/grant {TTL}, once, by the first claimant of this process for
 //              the store; the others wait for it and share it.
-//   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive.
-//              A success moves every holder's deadline to (send time + TTL - margin); a
-//              reply without TTL means etcd expired the lease: every holder is lost.
+//   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive,
+//              then, once a slot is held, the genesis check (etcd_genesis.hpp: the holder
+//              lease's keepalive, a read of <prefix>/genesis). All succeeding moves every
+//              holder's deadline to (send time + TTL - margin); a reply without TTL means
+//              etcd expired the lease, another genesis or none that the prefix was wiped or
+//              restored: every holder is lost.
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
 //   marks:     one thread sends the marks of this process's slots on the lease, up to 64
 //              in one POST /v3/kv/txn, each slot with its own compare (create_revision of
@@ -120,6 +123,7 @@ ProcessLease::~ProcessLease() {
   if (id_ == 0 || failing_ || lost()) return;
   try {
     http_.post("/v3/lease/revoke", {{"ID", std::to_string(id_)}}, 1000);
+    genesis_.revoke(http_, 1000);  // only when the store answers: close() waits for each
   } catch (...) {
     // The lease expires by itself after its TTL.
   }
@@ -269,6 +273,13 @@ bool ProcessLease::keepalive_once() {
   } catch (const std::exception& e) {
     failure = std::string("keepalive failed: ") + e.what();
   }
+  // Only a keepalive followed by a read of the genesis the slots were claimed under moves
+  // their deadlines: after a wipe, none moves past TTL - margin (etcd_genesis.hpp).
+  GenesisWatch::Check genesis;
+  if (failure.empty() && ttl > 0) {
+    genesis = genesis_.check(keepalive_http_, cfg_.prefix, request_ms_);
+    if (genesis.outcome == GenesisWatch::Check::kUnreadable) failure = genesis.why;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (!failure.empty()) {
     // Cancelled by the last release: not a failure, and release() must still revoke.
@@ -278,14 +289,17 @@ bool ProcessLease::keepalive_once() {
     return true;
   }
   failing_ = false;
-  if (ttl <= 0) {
+  if (ttl <= 0 || genesis.outcome == GenesisWatch::Check::kLost) {
     lost_.store(true, std::memory_order_release);
     deadline_ = INT64_MIN;
     for (LeaseHolder* h : holders_)
-      h->lease_lost("etcd reports the lease " + std::to_string(id_) +
-                    " expired; the slot may belong to another process now");
+      h->lease_lost(ttl <= 0 ? "etcd reports the lease " + std::to_string(id_) +
+                                   " expired; the slot may belong to another process now"
+                             : genesis.why);
     return false;
   }
+  // A first claim adopted its genesis after the check: this round confirms nothing.
+  if (!genesis_.still(genesis.checked)) return true;
   deadline_ = deadline_after(sent, ttl);
   for (LeaseHolder* h : holders_) h->lease_confirmed(deadline_);
   return true;

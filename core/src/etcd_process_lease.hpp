@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_genesis.hpp"
 #include "etcd_http.hpp"
 #include "node_source.hpp"
 
@@ -153,6 +154,9 @@ class ProcessLease {
   /// every 500 ms each, so 100 ms gathers a process's idle writes into a few transactions
   /// a second while the mark keeps over 300 ms of headroom (and the lead) in reserve.
   static constexpr auto kMarkLinger = std::chrono::milliseconds(100);
+  /// The prefix's genesis the slots on this lease were claimed under; checked after each
+  /// keepalive (etcd_genesis.hpp).
+  GenesisWatch& genesis() noexcept { return genesis_; }
 
   /// The shared state and the mutex that guards it.
   std::mutex& claim_state(HeldSlots** held) {
@@ -200,6 +204,7 @@ class ProcessLease {
   bool stop_ = false;
   bool failing_ = false;  // the last keepalive failed
   std::atomic<bool> lost_{false};
+  GenesisWatch genesis_;
   std::thread thread_;
   std::mutex mark_mu_;                 // the mark queue and every queued write's outcome
   std::condition_variable mark_cv_;    // the mark thread: a write queued, or stop

@@ -9,9 +9,10 @@
 //   claim:     POST /v3/kv/range over <prefix>/slots/ (keys only) to learn which slots are
 //              held; then POST /v3/kv/txn on a free slot picked at random: if
 //              create_revision(<prefix>/slots/N) == 0, put it with the lease and read
-//              <prefix>/marks/N (the high-water mark) in the same revision; else read the
-//              held slots again, in the same request, and pick again. O(1) requests per
-//              claim, however many slots and claimants.
+//              <prefix>/marks/N (the high-water mark) and <prefix>/genesis in the same
+//              revision; else read the held slots again, in the same request, and pick
+//              again. O(1) requests per claim, however many slots and claimants. A prefix
+//              without a genesis gets one (etcd_genesis.hpp: wiped prefixes fenced).
 //   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours, put
 //              <prefix>/marks/N. A holder that lost its slot can never move the mark. The
 //              marks of a process's slots on one lease share transactions (one compare
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "etcd_base64.hpp"
+#include "etcd_genesis.hpp"
 #include "etcd_http.hpp"
 #include "etcd_process_lease.hpp"
 #include "etcd_reply.hpp"
@@ -105,10 +107,15 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
         // The process's lease went away in etcd (expired while the process was paused
         // or cut off, revoked) before its keepalive noticed: tell its holders now, and
         // claim once more on a new lease instead of failing every claim until then.
-        if (round == 0 &&
-            std::string(e.what()).find("requested lease not found") != std::string::npos) {
-          shared_->mark_lost("etcd no longer has the lease " + std::to_string(shared_->id()) +
-                             " (" + e.what() + "); the slot may belong to another process now");
+        // The same when the prefix's genesis is not the one the lease's slots were claimed
+        // under: the prefix was wiped or restored since.
+        const bool moved = dynamic_cast<const etcd::GenesisMoved*>(&e) != nullptr;
+        if (round == 0 && (moved || std::string(e.what()).find("requested lease not found") !=
+                                        std::string::npos)) {
+          shared_->mark_lost(moved ? std::string(e.what())
+                                   : "etcd no longer has the lease " +
+                                         std::to_string(shared_->id()) + " (" + e.what() +
+                                         "); the slot may belong to another process now");
           shared_.reset();
           continue;
         }
@@ -239,6 +246,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       const std::string mark_key = cfg_.prefix + "/marks/" + etcd::slot_text(slot);
       // Unique to this attempt, so that an answer can tell our own key from anyone's.
       const std::string value = holder + " claim " + std::to_string(rng());
+      // The genesis is read by both branches: success[2], failure[3] (etcd_genesis.hpp).
       const json txn = {{"compare", json::array({{{"key", b64(key)},
                                                   {"target", "CREATE"},
                                                   {"result", "EQUAL"},
@@ -247,16 +255,23 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
                                                    {{"key", b64(key)},
                                                     {"value", b64(value)},
                                                     {"lease", std::to_string(shared_->id())}}}},
-                                                 {{"request_range", {{"key", b64(mark_key)}}}}})},
+                                                 {{"request_range", {{"key", b64(mark_key)}}}},
+                                                 {{"request_range", etcd::genesis_range(cfg_.prefix)}}})},
                         {"failure", json::array({{{"request_range", created_since(seen)}},
                                                  {{"request_range", {{"key", b64(key)}}}},
-                                                 {{"request_range", {{"key", b64(mark_key)}}}}})}};
+                                                 {{"request_range", {{"key", b64(mark_key)}}}},
+                                                 {{"request_range", etcd::genesis_range(cfg_.prefix)}}})}};
       etcd::ClaimReply got;
       json reply;
+      const int64_t sent = clock_->monotonic_ns();
+      size_t genesis_at = 2;
       try {
         reply = shared_->send(http_, "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
         got = etcd::read_claim_reply(reply);
-        if (!got.succeeded) got = applied_before(reply, value);
+        if (!got.succeeded) {
+          got = applied_before(reply, value);
+          genesis_at = 3;
+        }
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         known->claiming.erase(slot);
@@ -294,15 +309,29 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
         skipped.insert(slot);
         continue;
       }
+      // The prefix's genesis; a fence above the slot's mark after a wipe.
+      int64_t fence_ms = 0;
+      try {
+        fence_ms = claim_genesis(reply, genesis_at).fence_ms;
+      } catch (...) {
+        try {
+          give_back(key, got.revision);
+        } catch (...) {
+        }
+        throw;
+      }
       node_id_ = slot;
       slot_key_ = key;
       mark_key_ = mark_key;
       create_revision_ = got.revision;
-      claimed_mark_ms_ = got.mark_ms;
-      mark_ms_.store(got.mark_ms, std::memory_order_relaxed);
+      claimed_mark_ms_ = std::max(got.mark_ms, fence_ms);
+      mark_ms_.store(claimed_mark_ms_, std::memory_order_relaxed);
       where_ = cfg_.text + " slot " + std::to_string(slot) + " (lease " +
                std::to_string(shared_->id()) + ")";
-      deadline_.store(shared_->attach(this), std::memory_order_release);
+      // No later than our claim's own confirmation of the genesis allows (a keepalive
+      // confirmed before this claim adopted it confirms nothing for it).
+      deadline_.store(std::min(shared_->attach(this), shared_->deadline_after(sent, cfg_.ttl_s)),
+                      std::memory_order_release);
       return;
     }
     std::string msg =
@@ -370,6 +399,17 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
         {{"succeeded", true},
          {"header", {{"revision", std::to_string(etcd::i64(kv, "create_revision"))}}},
          {"responses", json::array({json::object(), etcd::item(responses, 2)})}});
+  }
+
+  // The genesis of the prefix, from the claim's reply or created (etcd_genesis.hpp).
+  // `index`: where the reply's responses hold the genesis read.
+  etcd::Genesis claim_genesis(const json& reply, size_t index) {
+    const etcd::Send send = [this](const std::string& path, const json& body) {
+      return shared_->send(http_, path, body, request_ms_, &cancel_gen_);
+    };
+    return etcd::claim_genesis(reply, index, send, cfg_.prefix, cfg_.ttl_s,
+                               std::max<int64_t>(0, floor_div(clock_->wall_ns(), kNsPerMs)),
+                               shared_->genesis());
   }
 
   // Deletes a slot key we created at `revision` (a slot we will not keep). `closing`: in a

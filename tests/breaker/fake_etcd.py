@@ -75,19 +75,27 @@ class FakeEtcd:
         self.thread.start()
         self.endpoint = f"127.0.0.1:{self.port}"
 
+    # Every prefix has this genesis (core/src/etcd_genesis.hpp), so claims never create one.
+    GENESIS = "00000000000fa4e0 0 0"
+
     @staticmethod
     def default(path, body):
         header = {"cluster_id": "1", "member_id": "1", "revision": "5", "raft_term": "2"}
+        genesis = {"response_range": {"header": header, "kvs": [
+            {"key": b64("genesis"), "value": b64(FakeEtcd.GENESIS)}]}}
         if path == "/v3/lease/grant":
-            return {"header": header, "ID": "7587861231", "TTL": body.get("TTL", "10")}
+            return {"header": header, "ID": body.get("ID", "7587861231"),
+                    "TTL": body.get("TTL", "10")}
         if path == "/v3/lease/keepalive":
             return {"result": {"header": header, "ID": body.get("ID"), "TTL": "10"}}
         if path == "/v3/kv/range":
+            if base64.b64decode(body.get("key", "")).endswith(b"/genesis"):
+                return genesis["response_range"]
             return {"header": header}
         if path == "/v3/kv/txn":
             return {"header": header, "succeeded": True,
                     "responses": [{"response_put": {"header": header}},
-                                  {"response_range": {"header": header}}]}
+                                  {"response_range": {"header": header}}, genesis]}
         if path == "/v3/lease/revoke":
             return {"header": header}
         return {"header": header}

@@ -1,0 +1,231 @@
+// The genesis of an etcd prefix (etcd_genesis.hpp). Only built with etcd support.
+#if SNOWFLEET_HAVE_ETCD
+#include "etcd_genesis.hpp"
+
+#include <cstdio>
+#include <string_view>
+
+#include "etcd_base64.hpp"
+#include "etcd_reply.hpp"
+#include "mark_keeper.hpp"
+#include "quote.hpp"
+#include "random_internal.hpp"
+#include "strict_int.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+
+using nlohmann::json;
+
+namespace {
+
+// FNV-1a: the tag must be the same in every process and version that shares a prefix.
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+// 31 bits, the top one set: the ID is positive and never 0 whatever the low half.
+uint64_t prefix_tag(const std::string& prefix) {
+  return (fnv1a(prefix) >> 34) | (uint64_t{1} << 30);
+}
+
+uint64_t random_u64() { return (system_random_u48() << 16) ^ system_random_u48(); }
+
+// The value of the first kv of a range response, or false when it lists none.
+bool first_value(const json& range, std::string* out) {
+  const json& kvs = field(range, "kvs");
+  if (!kvs.is_array() || kvs.empty()) return false;
+  const json& v = field(kvs[0], "value");
+  *out = v.is_string() ? unb64(v.get<std::string>()) : "";
+  return true;
+}
+
+Genesis parsed(const std::string& prefix, const std::string& value) {
+  Genesis g;
+  if (!parse_genesis(value, &g))
+    throw Refused("the genesis key " + genesis_key(prefix) + " holds " + quote(value) +
+                  ", not \"<16 hex digits> <Unix ms> <Unix ms>\"");
+  return g;
+}
+
+// Whether etcd lists a holder lease of `prefix`: a process whose slots were claimed under
+// an earlier genesis may be minting. A list we cannot read says so too.
+bool holder_listed(const Send& send, const std::string& prefix) {
+  try {
+    const json reply = send("/v3/lease/leases", json::object());
+    const json& leases = field(reply, "leases");
+    if (leases.is_null()) return false;  // etcd omits an empty list
+    if (!leases.is_array()) return true;
+    for (const json& l : leases)
+      if (is_holder_lease(i64(l, "ID"), prefix)) return true;
+    return false;
+  } catch (const std::exception&) {
+    return true;
+  }
+}
+
+std::string moved_text(const std::string& prefix, const std::string& found, bool exists,
+                       const std::string& want) {
+  return "the genesis key " + genesis_key(prefix) +
+         (exists ? " holds " + quote(found) + ", not " + quote(want) : " is gone") +
+         ": the prefix was wiped or restored under this process's slots; they may belong to "
+         "another process now";
+}
+
+}  // namespace
+
+std::string genesis_key(const std::string& prefix) { return prefix + "/genesis"; }
+
+bool parse_genesis(const std::string& value, Genesis* out) {
+  if (value.size() < 20 || value[16] != ' ') return false;
+  for (size_t i = 0; i < 16; ++i) {
+    const char c = value[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  const size_t b = value.find(' ', 17);
+  if (b == std::string::npos) return false;
+  const std::string_view v(value);
+  Genesis g;
+  if (!parse_uint(v.substr(17, b - 17), &g.created_ms) || !parse_uint(v.substr(b + 1), &g.fence_ms))
+    return false;
+  g.value = value;
+  *out = g;
+  return true;
+}
+
+json genesis_range(const std::string& prefix) { return {{"key", b64(genesis_key(prefix))}}; }
+
+int64_t holder_lease_id(const std::string& prefix, uint32_t low) {
+  return static_cast<int64_t>((prefix_tag(prefix) << 32) | low);
+}
+
+bool is_holder_lease(int64_t id, const std::string& prefix) {
+  return id > 0 && (static_cast<uint64_t>(id) >> 32) == prefix_tag(prefix);
+}
+
+void GenesisWatch::adopt(const Genesis& g, const Send& send, const std::string& prefix,
+                         int64_t ttl_s) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (adopted_ == g.value) return;
+    if (!adopted_.empty()) throw GenesisMoved(moved_text(prefix, g.value, true, adopted_));
+  }
+  {
+    std::lock_guard<std::mutex> lock(grant_mu_);
+    for (int attempt = 0; holder_lease_.load(std::memory_order_acquire) == 0; ++attempt) {
+      const int64_t id = holder_lease_id(prefix, static_cast<uint32_t>(random_u64()));
+      try {
+        const json r =
+            send("/v3/lease/grant", {{"TTL", std::to_string(ttl_s)}, {"ID", std::to_string(id)}});
+        if (i64(r, "TTL") <= 0)
+          throw Refused("the holder lease grant answered without TTL: " + r.dump().substr(0, 200));
+        holder_lease_.store(id, std::memory_order_release);
+      } catch (const Refused& e) {
+        // 2^32 IDs per prefix: a collision is rare, three in a row another fault.
+        if (attempt >= 2 || std::string(e.what()).find("lease already exists") == std::string::npos)
+          throw;
+      }
+    }
+  }
+  // The genesis again, now that etcd lists the holder lease: a wipe before this read shows
+  // here; one after it finds the holder lease and fences.
+  std::string found;
+  const bool exists = first_value(send("/v3/kv/range", genesis_range(prefix)), &found);
+  if (!exists || found != g.value) throw GenesisMoved(moved_text(prefix, found, exists, g.value));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (adopted_.empty()) adopted_ = g.value;
+  if (adopted_ != g.value) throw GenesisMoved(moved_text(prefix, g.value, true, adopted_));
+}
+
+std::string GenesisWatch::adopted() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return adopted_;
+}
+
+bool GenesisWatch::still(const std::string& checked) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return adopted_ == checked;
+}
+
+GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
+                                        long timeout_ms) const {
+  Check c;
+  const std::string want = adopted();
+  if (want.empty()) return c;  // no slot claimed under any genesis yet
+  const int64_t holder = holder_lease_.load(std::memory_order_acquire);
+  std::string found;
+  bool exists = false;
+  try {
+    const json k = http.post("/v3/lease/keepalive", {{"ID", std::to_string(holder)}}, timeout_ms);
+    if (i64(k.value("result", json::object()), "TTL") <= 0) {
+      c.outcome = Check::kLost;
+      c.why = "etcd reports the holder lease " + std::to_string(holder) +
+              " expired; the slot may belong to another process now";
+      return c;
+    }
+    exists = first_value(http.post("/v3/kv/range", genesis_range(prefix), timeout_ms), &found);
+  } catch (const std::exception& e) {
+    c.outcome = Check::kUnreadable;
+    c.why = std::string("holder lease keepalive or genesis read failed: ") + e.what();
+    return c;
+  }
+  if (exists && found == want) {
+    c.checked = want;
+    return c;
+  }
+  c.outcome = Check::kLost;
+  c.why = moved_text(prefix, found, exists, want);
+  return c;
+}
+
+void GenesisWatch::revoke(Http& http, long timeout_ms) noexcept {
+  const int64_t holder = holder_lease_.load(std::memory_order_acquire);
+  if (holder == 0) return;
+  try {
+    http.post("/v3/lease/revoke", {{"ID", std::to_string(holder)}}, timeout_ms);
+  } catch (...) {
+  }
+}
+
+Genesis claim_genesis(const json& claim_reply, size_t index, const Send& send,
+                      const std::string& prefix, int64_t ttl_s, int64_t now_ms,
+                      GenesisWatch& watch) {
+  std::string value;
+  Genesis g;
+  // A reply that does not show the genesis is read as "none": creating it is a compare-
+  // and-swap whose answer, unlike a reply that says nothing, is never a guess.
+  if (first_value(field(item(field(claim_reply, "responses"), index), "response_range"), &value)) {
+    g = parsed(prefix, value);
+  } else {
+    const bool fence = holder_listed(send, prefix);
+    char nonce[17];
+    std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
+    const int64_t fence_ms = fence ? now_ms + ttl_s * 1000 + 2 * MarkKeeper::kAheadMs : 0;
+    value = std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
+    const std::string key = genesis_key(prefix);
+    const json txn = {
+        {"compare", json::array({{{"key", b64(key)},
+                                  {"target", "CREATE"},
+                                  {"result", "EQUAL"},
+                                  {"create_revision", "0"}}})},
+        {"success", json::array({{{"request_put", {{"key", b64(key)}, {"value", b64(value)}}}}})},
+        {"failure", json::array({{{"request_range", genesis_range(prefix)}}})}};
+    const json reply = send("/v3/kv/txn", txn);
+    const json& succeeded = field(reply, "succeeded");
+    // Else another claimant created it first: theirs is the prefix's.
+    if (!(succeeded.is_boolean() && succeeded.get<bool>()) &&
+        !first_value(field(item(field(reply, "responses"), 0), "response_range"), &value))
+      throw Refused("the genesis key " + key + " could neither be created nor read");
+    g = parsed(prefix, value);
+  }
+  watch.adopt(g, send, prefix, ttl_s);
+  return g;
+}
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet
+#endif

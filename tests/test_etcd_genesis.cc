@@ -1,0 +1,178 @@
+// An etcd prefix wiped or restored under live holders (issue 12, the etcd analogue of issue
+// 10): the prefix's genesis key (core/src/etcd_genesis.hpp). Two generators on scripted
+// clocks of their own hold their slots with two etcd leases, as two processes would.
+// Hidden tests: scripts/test-fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD;
+// they edit keys with etcdctl ($SNOWFLEET_TEST_ETCDCTL when set).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
+
+#if SNOWFLEET_HAVE_ETCD
+#include "etcd_genesis.hpp"
+
+using namespace snowfleet;
+using snowfleet_test::error_of;
+using snowfleet_test::Opts;
+
+namespace {
+constexpr int64_t T = 1704067200000 + 1'000'000;  // a scripted "now"
+
+struct Prefix {
+  std::string key;   // as etcd spells it
+  std::string spec;  // etcd://.../key?query
+};
+
+Prefix fresh(const std::string& name, const std::string& query) {
+  const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
+  REQUIRE(ep != nullptr);  // scripts/test-fleet.sh sets it
+  const char* extra = std::getenv("SNOWFLEET_TEST_ETCD_QUERY");
+  const char* root = std::getenv("SNOWFLEET_TEST_ETCD_PREFIX");
+  static int counter = 0;
+  Prefix p;
+  p.key = std::string(root ? root : "") + "genesis-" + name + "-" + std::to_string(getpid()) + "-" +
+          std::to_string(++counter);
+  p.spec = std::string("etcd://") + ep + "/" + p.key + "?" + query +
+           (extra && *extra ? std::string("&") + extra : "");
+  return p;
+}
+
+// Runs etcdctl with the test's endpoint and credentials; returns its output.
+std::string etcdctl(const std::string& args) {
+  const char* cmd = std::getenv("SNOWFLEET_TEST_ETCDCTL");
+  const std::string base = cmd && *cmd ? std::string(cmd)
+                                       : "ETCDCTL_API=3 etcdctl --endpoints " +
+                                             std::string(std::getenv("SNOWFLEET_TEST_ETCD"));
+  FILE* f = popen((base + " " + args).c_str(), "r");
+  REQUIRE(f != nullptr);
+  std::string out;
+  char buf[256];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+  REQUIRE(pclose(f) == 0);
+  return out;
+}
+
+// Polls `done` for up to `ms`.
+bool within(int ms, const std::function<bool()>& done) {
+  for (int i = 0; i < ms / 10; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+}  // namespace
+
+TEST_CASE("etcd genesis: values and holder lease tags", "[fleet][etcd-offline]") {
+  using namespace snowfleet::detail::etcd;
+  Genesis g;
+  REQUIRE(parse_genesis("0123456789abcdef 1704067200000 1704067212000", &g));
+  CHECK(g.created_ms == 1704067200000);
+  CHECK(g.fence_ms == 1704067212000);
+  CHECK(g.value == "0123456789abcdef 1704067200000 1704067212000");
+  for (const char* bad :
+       {"", "0123456789abcdef", "0123456789abcdef 1", "0123456789ABCDEF 1 0", "0123456789abcde 1 0",
+        "0123456789abcdef0 1 0", "0123456789abcdef -1 0", "0123456789abcdef 1 -1",
+        "0123456789abcdef 1 0 ", "0123456789abcdef 1 0\n", "0123456789abcdef  1 0",
+        "0123456789abcdef 1 0 0", "0123456789abcdef 1 99999999999999999999", "not a genesis"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(parse_genesis(bad, &g));
+  }
+  for (uint32_t low : {0u, 1u, 0xffffffffu}) {
+    const int64_t id = holder_lease_id("ids", low);
+    CHECK(id > 0);
+    CHECK(is_holder_lease(id, "ids"));
+    CHECK_FALSE(is_holder_lease(id, "ids2"));  // another prefix's tag (FNV-1a of each)
+  }
+  CHECK_FALSE(is_holder_lease(0, "ids"));
+  CHECK_FALSE(is_holder_lease(7587861231, "ids"));  // an ID etcd picks: no tag
+}
+
+TEST_CASE("etcd genesis: a first claim on a new prefix creates it, unfenced", "[.etcd][fleet]") {
+  const Prefix p = fresh("new", "ttl=2&node=1");
+  Opts a(p.spec, T);
+  Generator g(a.o);
+  CHECK(g.next_id() > 0);  // at T: no fence to wait for
+  const std::string value = etcdctl("get --print-value-only " + p.key + "/genesis");
+  // "<16 hex> <created> <fence>": created on the claimant's clock, fence 0.
+  CHECK(value.size() > 17);
+  CHECK(value.substr(16) == " " + std::to_string(T) + " 0\n");
+}
+
+TEST_CASE("etcd genesis: a claim on a prefix wiped under a live holder starts above the fence",
+          "[.etcd][fleet]") {
+  const Prefix p = fresh("wiped", "ttl=2&node=3");
+  Opts a(p.spec, T);
+  Generator holder(a.o);
+  holder.next_id();
+  etcdctl("del --prefix " + p.key + "/");
+  // A newcomer (another lease: another clock) finds slot 3 free, no mark and no genesis, but
+  // the holder's lease: it creates the genesis with a fence of T + TTL + 2 s.
+  Opts b(p.spec, T);
+  Generator newcomer(b.o);
+  const Error e = error_of([&] { newcomer.next_id(); });
+  CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+  CHECK(std::string(e.what()).find("high-water mark " + std::to_string(T + 2000 + 2000)) !=
+        std::string::npos);
+  b.clock->set_wall_ms(T + 4001);
+  CHECK(newcomer.next_id() > 0);
+  // The holder's next keepalive (every TTL/3) finds another genesis: lost, for good.
+  CHECK(within(3000, [&] { return holder.status().lease_state == LeaseState::kLost; }));
+  CHECK(holder.status().reason.find("genesis") != std::string::npos);
+  CHECK(error_of([&] { holder.next_id(); }).kind() == ErrorKind::kLeaseLost);
+}
+
+TEST_CASE("etcd genesis: a claim of the same process after a wipe loses its older slots at once",
+          "[.etcd][fleet]") {
+  const Prefix p = fresh("same", "ttl=2");
+  Opts a(p.spec, T);
+  Generator first(a.o);
+  first.next_id();
+  etcdctl("del --prefix " + p.key + "/");
+  // Same clock, so the same process lease: its claim finds no genesis, creates one (fenced:
+  // the lease itself holds a slot of the old prefix), and cannot adopt it on that lease.
+  Generator second(a.o);
+  CHECK(first.status().lease_state == LeaseState::kLost);
+  CHECK(second.status().lease_state == LeaseState::kHeld);
+  CHECK(error_of([&] { second.next_id(); }).kind() == ErrorKind::kClockMovedBackwards);
+  a.clock->set_wall_ms(T + 4001);
+  CHECK(second.next_id() > 0);
+}
+
+TEST_CASE("etcd genesis: a genesis replaced (a restored snapshot) or deleted loses the holders",
+          "[.etcd][fleet]") {
+  for (const bool restored : {true, false}) {
+    CAPTURE(restored);
+    const Prefix p = fresh(restored ? "restored" : "deleted", "ttl=2&node=5");
+    Opts a(p.spec, T);
+    Generator g(a.o);
+    g.next_id();
+    CHECK(g.status().lease_state == LeaseState::kHeld);
+    if (restored)  // the genesis of another history, as a restore from its snapshot brings
+      etcdctl("put " + p.key + "/genesis '0123456789abcdef " + std::to_string(T - 60000) + " 0'");
+    else
+      etcdctl("del " + p.key + "/genesis");
+    CHECK(within(3000, [&] { return g.status().lease_state == LeaseState::kLost; }));
+    CHECK(g.status().reason.find(restored ? "holds" : "is gone") != std::string::npos);
+    CHECK(error_of([&] { g.next_id(); }).kind() == ErrorKind::kLeaseLost);
+  }
+}
+
+TEST_CASE("etcd genesis: a genesis that is not one refuses the claim, naming it",
+          "[.etcd][fleet]") {
+  const Prefix p = fresh("junk", "ttl=2&node=2");
+  etcdctl("put " + p.key + "/genesis 'not a genesis'");
+  Opts a(p.spec, T);
+  const Error e = error_of([&] { Generator g(a.o); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK(std::string(e.what()).find("'not a genesis'") != std::string::npos);
+  CHECK(etcdctl("get --keys-only " + p.key + "/slots/0002").empty());  // given back
+}
+#endif
