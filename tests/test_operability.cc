@@ -46,8 +46,14 @@ class ScriptedLease final : public detail::NodeLease {
   }
   std::atomic<int> renewals_to_fail{0};
   std::atomic<bool> writes_fail{false};
+  std::atomic<bool> writes_hang{false};  // a write waits until this is false again
+  std::atomic<int> writes_entered{0};
+  int64_t lead_ms = 0;  // as etcd's (its TTL): the reserve kept while writes succeed
 
+  int64_t mark_lead_ms() const noexcept override { return lead_ms; }
   void write_mark(int64_t mark_ms) override {
+    writes_entered.fetch_add(1);
+    while (writes_hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (writes_fail.load()) {
       set_problem("disk full");
       throw Error(ErrorKind::kLeaseLost, "scripted lease: disk full");
@@ -140,4 +146,41 @@ TEST_CASE("stats: a lease's failed renewals and mark writes reach the generator'
   CHECK(keeper.failing());
   keeper.stop();
   CHECK(renewal_failures == 3);  // counted once each, however many ticks saw them
+}
+
+TEST_CASE("mark keeper: a write that lands late never lowers what may be issued", "[fleet]") {
+  // A mark write held up by an etcd election lands after the clock passed its target minus
+  // the lead (the reserve kept while writes succeed). While it was in flight the whole
+  // previous mark could be issued; the landing must not take that back (a call then waited
+  // for the next write and was refused: 1 of 32 stopped-leader runs).
+  auto lease = std::make_shared<ScriptedLease>();
+  lease->lead_ms = 5000;
+  std::atomic<int64_t> state{-1}, wall_high{0}, mark_limit{-1};
+  std::atomic<uint64_t> writes{0}, write_failures{0}, renewal_failures{0};
+  detail::MarkKeeper::Inputs in;
+  in.lease = lease;
+  in.clock = std::make_shared<ScriptedClock>(T);
+  in.state = &state;
+  in.wall_high = &wall_high;
+  in.mark_limit = &mark_limit;
+  in.mark_writes = &writes;
+  in.mark_write_failures = &write_failures;
+  in.renewal_failures = &renewal_failures;
+  in.sequence_bits = 12;
+  in.epoch_ms = E;
+  in.max_elapsed_ms = (int64_t{1} << 41) - 1;
+  detail::MarkKeeper keeper(std::move(in));
+  keeper.start(0);  // persisted 0 + 5000 + 1000; issued up to 1000 (the lead in reserve)
+  REQUIRE(writes == 1);
+  CHECK((mark_limit.load() >> 12) == 1000);
+  lease->writes_hang = true;
+  wall_high = 600;  // under half a second of headroom: the keeper writes 600 + 6000
+  REQUIRE(eventually([&] { return lease->writes_entered.load() == 2; }));
+  CHECK((mark_limit.load() >> 12) == 6000);  // in flight: the whole persisted mark
+  wall_high = 1700;  // the write took 1.1 s
+  lease->writes_hang = false;
+  REQUIRE(eventually([&] { return writes.load() == 2; }));
+  // The keeper is idle now (nothing minted: it looks again in 100 ms).
+  CHECK((mark_limit.load() >> 12) >= 6000);
+  keeper.stop();
 }

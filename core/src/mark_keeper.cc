@@ -48,6 +48,8 @@ void MarkKeeper::start(int64_t now_ms) {
 }
 
 bool MarkKeeper::write(int64_t target_ms, bool urgent) {
+  // What could be issued while this write was in flight (-1: nothing of our own yet).
+  int64_t in_flight_ms = -1;
   if (own_mark_) {
     // A write may hang (an etcd member that stopped answering, a leader election: a
     // proposal in flight then waits out its timeout). Until it lands, issue what our
@@ -55,8 +57,10 @@ bool MarkKeeper::write(int64_t target_ms, bool urgent) {
     // reserve for a store that does not answer in time, whether it failed yet or not.
     std::lock_guard<std::mutex> lock(mu_);
     const int64_t p = persisted_.load(std::memory_order_relaxed);
-    if (p >= 0 && in_.mark_limit->load(std::memory_order_relaxed) != INT64_MIN)
+    if (p >= 0 && in_.mark_limit->load(std::memory_order_relaxed) != INT64_MIN) {
       in_.mark_limit->store((p << in_.sequence_bits) | seq_mask_, std::memory_order_release);
+      in_flight_ms = std::min(p, target_ms);
+    }
   }
   bool ok = true;
   try {
@@ -73,7 +77,12 @@ bool MarkKeeper::write(int64_t target_ms, bool urgent) {
     if (ok) {
       own_mark_ = true;
       persisted_.store(target_ms, std::memory_order_release);
-      in_.mark_limit->store(limit_for(target_ms), std::memory_order_release);
+      // A write that lands late (an election held it) may find the clock past its target
+      // minus the lead; what could be issued while it was in flight stays issuable (both
+      // are under the mark now persisted), and the next tick writes again.
+      const int64_t kept =
+          in_flight_ms < 0 ? -1 : (in_flight_ms << in_.sequence_bits) | seq_mask_;
+      in_.mark_limit->store(std::max(limit_for(target_ms), kept), std::memory_order_release);
       in_.mark_writes->fetch_add(1, std::memory_order_relaxed);
     } else if (in_.lease->lost()) {
       in_.mark_limit->store(INT64_MIN, std::memory_order_release);
