@@ -155,30 +155,34 @@ public final class NativeLoader {
      * on Linux only).
      */
     static String platform(String osName, String osArch, String libc) {
+        String os = os(osName);
+        return os.equals("linux") ? os + "-" + arch(osArch) + "-" + libc : os + "-" + arch(osArch);
+    }
+
+    private static String os(String osName) {
         String os = osName.toLowerCase(Locale.ROOT);
         if (os.startsWith("linux")) {
-            os = "linux";
+            return "linux";
         } else if (os.startsWith("mac") || os.startsWith("darwin")) {
-            os = "macos";
+            return "macos";
         } else if (os.startsWith("windows")) {
-            os = "windows";
-        } else {
-            os = os.replaceAll("[^a-z0-9]+", "");
+            return "windows";
         }
+        return os.replaceAll("[^a-z0-9]+", "");
+    }
+
+    private static String arch(String osArch) {
         String arch = osArch.toLowerCase(Locale.ROOT);
         switch (arch) {
             case "amd64":
             case "x86_64":
-                arch = "x86_64";
-                break;
+                return "x86_64";
             case "aarch64":
             case "arm64":
-                arch = "aarch64";
-                break;
+                return "aarch64";
             default:
-                arch = arch.replaceAll("[^a-z0-9_]+", "");
+                return arch.replaceAll("[^a-z0-9_]+", "");
         }
-        return os.equals("linux") ? os + "-" + arch + "-" + libc : os + "-" + arch;
     }
 
     /** The class-path resource the jar carries for this platform. */
@@ -232,7 +236,7 @@ public final class NativeLoader {
      * (/lib/ld-musl-ARCH.so.1, on every musl system) decides.
      */
     static String hostLibc(String osName, String osArch) {
-        if (!osName.toLowerCase(Locale.ROOT).startsWith("linux")) {
+        if (!os(osName).equals("linux")) {
             return "";
         }
         try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
@@ -243,8 +247,7 @@ public final class NativeLoader {
         } catch (IOException | UncheckedIOException | SecurityException e) {
             // no /proc: the loader's presence below
         }
-        String arch = platform(osName, osArch, "").replaceFirst("^linux-", "").replaceFirst("-$", "");
-        return Files.exists(Path.of("/lib/ld-musl-" + arch + ".so.1")) ? "musl" : "gnu";
+        return Files.exists(Path.of("/lib/ld-musl-" + arch(osArch) + ".so.1")) ? "musl" : "gnu";
     }
 
     /** "musl" or "gnu" from the lines of a /proc/PID/maps, or null when neither libc is mapped. */

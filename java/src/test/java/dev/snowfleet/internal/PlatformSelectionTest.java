@@ -17,8 +17,14 @@ class PlatformSelectionTest {
     static final Predicate<String> RELEASED = holding(NativeLoader.TARGETS.toArray(new String[0]));
 
     static Predicate<String> holding(String... platforms) {
-        Set<String> resources = Stream.of(platforms).map(NativeLoader::resourcePath).collect(Collectors.toSet());
+        Set<String> resources =
+                Stream.of(platforms).map(NativeLoader::resourcePath).collect(Collectors.toSet());
         return resources::contains;
+    }
+
+    /** What a Linux JVM with this os.arch and libc loads from {@code jar}. */
+    static String linux(String arch, String libc, Predicate<String> jar) {
+        return NativeLoader.select("Linux", arch, libc, jar);
     }
 
     static String lib(String platform) {
@@ -28,31 +34,32 @@ class PlatformSelectionTest {
     @Test
     void everyTargetIsPickedByOsArchAndLibc() {
         // os.arch as HotSpot reports it on each (amd64, aarch64) and as other JVMs spell it
-        assertEquals(lib("linux-x86_64-gnu"), NativeLoader.select("Linux", "amd64", "gnu", RELEASED));
-        assertEquals(lib("linux-x86_64-gnu"), NativeLoader.select("Linux", "x86_64", "gnu", RELEASED));
-        assertEquals(lib("linux-x86_64-musl"), NativeLoader.select("Linux", "amd64", "musl", RELEASED));
-        assertEquals(lib("linux-aarch64-gnu"), NativeLoader.select("Linux", "aarch64", "gnu", RELEASED));
-        assertEquals(lib("linux-aarch64-gnu"), NativeLoader.select("Linux", "arm64", "gnu", RELEASED));
-        assertEquals(lib("linux-aarch64-musl"), NativeLoader.select("Linux", "aarch64", "musl", RELEASED));
+        assertEquals(lib("linux-x86_64-gnu"), linux("amd64", "gnu", RELEASED));
+        assertEquals(lib("linux-x86_64-gnu"), linux("x86_64", "gnu", RELEASED));
+        assertEquals(lib("linux-x86_64-musl"), linux("amd64", "musl", RELEASED));
+        assertEquals(lib("linux-aarch64-gnu"), linux("aarch64", "gnu", RELEASED));
+        assertEquals(lib("linux-aarch64-gnu"), linux("arm64", "gnu", RELEASED));
+        assertEquals(lib("linux-aarch64-musl"), linux("aarch64", "musl", RELEASED));
     }
 
     @Test
     void aLibraryForTheOtherLibcIsNotPicked() {
         // a glibc library on Alpine would fail in the dynamic linker, far from the cause
-        assertNull(NativeLoader.select("Linux", "amd64", "musl", holding("linux-x86_64-gnu")));
-        assertNull(NativeLoader.select("Linux", "aarch64", "gnu", holding("linux-aarch64-musl")));
-        assertNull(NativeLoader.select("Linux", "aarch64", "gnu", holding("linux-x86_64-gnu")));
+        assertNull(linux("amd64", "musl", holding("linux-x86_64-gnu")));
+        assertNull(linux("aarch64", "gnu", holding("linux-aarch64-musl")));
+        assertNull(linux("aarch64", "gnu", holding("linux-x86_64-gnu")));
     }
 
     @Test
     void anUnsupportedPlatformGetsNoneAndAnErrorNamingItTheJarsAndTheBuild() {
-        assertNull(NativeLoader.select("Linux", "ppc64le", "gnu", RELEASED));
+        assertNull(linux("ppc64le", "gnu", RELEASED));
         String m = NativeLoader.noLibrary("Linux", "ppc64le", "gnu", RELEASED);
         assertTrue(m.contains("no native library for linux-ppc64le-gnu"), m);
         assertTrue(m.contains("os.name=Linux, os.arch=ppc64le, libc=gnu"), m);
         assertTrue(m.contains("it carries linux-x86_64-gnu, linux-x86_64-musl, linux-aarch64-gnu,"
                 + " linux-aarch64-musl,"), m);
-        assertTrue(m.contains("mvn -f java/pom.xml package") && m.contains("-D" + NativeLoader.PROPERTY), m);
+        assertTrue(m.contains("mvn -f java/pom.xml package"), m);
+        assertTrue(m.contains("-D" + NativeLoader.PROPERTY), m);
 
         assertNull(NativeLoader.select("Mac OS X", "aarch64", "", RELEASED));
         m = NativeLoader.noLibrary("Mac OS X", "aarch64", "", RELEASED);
@@ -70,15 +77,20 @@ class PlatformSelectionTest {
 
     @Test
     void theLibcIsReadFromTheLibrariesTheJvmMapped() {
-        String musl = "7f1c2a000000-7f1c2a014000 r--p 00000000 08:01 1234 /lib/ld-musl-x86_64.so.1\n"
-                + "7f1c2b000000-7f1c2b200000 r-xp 00000000 08:01 99 /usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so";
-        String glibc = "7f3e5c000000-7f3e5c028000 r--p 00000000 08:01 5678 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
-                + "7f3e5d000000-7f3e5d02b000 r--p 00000000 08:01 5679 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+        String musl = "7f1c2a000000-7f1c2a014000 r--p 00000000 08:01 1234"
+                + " /lib/ld-musl-x86_64.so.1\n"
+                + "7f1c2b000000-7f1c2b200000 r-xp 00000000 08:01 99"
+                + " /usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so";
+        String glibc = "7f3e5c000000-7f3e5c028000 r--p 00000000 08:01 5678"
+                + " /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+                + "7f3e5d000000-7f3e5d02b000 r--p 00000000 08:01 5679"
+                + " /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
         String centos7 = "7f3e5c000000-7f3e5c1c4000 r-xp 00000000 fd:00 1 /usr/lib64/libc-2.17.so";
         assertEquals("musl", NativeLoader.libcFromMaps(musl.lines()));
         assertEquals("gnu", NativeLoader.libcFromMaps(glibc.lines()));
         assertEquals("gnu", NativeLoader.libcFromMaps(centos7.lines()));
-        assertNull(NativeLoader.libcFromMaps(Stream.of("00400000-0040b000 r-xp 00000000 08:01 1 /app/static")));
+        String none = "00400000-0040b000 r-xp 00000000 08:01 1 /app/static";
+        assertNull(NativeLoader.libcFromMaps(Stream.of(none)));
         assertEquals("", NativeLoader.hostLibc("Mac OS X", "aarch64"));
     }
 
