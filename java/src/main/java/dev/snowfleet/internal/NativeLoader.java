@@ -2,18 +2,30 @@ package dev.snowfleet.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Loads libsnowfleet_jni once per class loader, before the first native call.
  *
  * <p>Order: the {@value #PROPERTY} system property (an operator's explicit path), then the
- * copy the jar carries under {@code /native/<os>-<arch>/} (extracted to a temporary directory
+ * copy the jar carries under {@code /native/<platform>/} (extracted to a temporary directory
  * and {@link System#load loaded}), then {@link System#loadLibrary System.loadLibrary}
- * ("snowfleet_jni" on {@code java.library.path}) for a library installed on the system.
+ * ("snowfleet_jni" on {@code java.library.path}) for a library installed on the system. When
+ * none loads, the error names the platform found, the platforms the jar carries and how to
+ * build the library from source.
+ *
+ * <p>The platform is {@code <os>-<arch>-<libc>} on Linux ({@code linux-x86_64-gnu},
+ * {@code linux-aarch64-musl}) and {@code <os>-<arch>} elsewhere. A released jar
+ * (scripts/dist.sh) carries the four {@link #TARGETS}; a jar built from source (mvn package)
+ * carries its build machine's platform only.
  *
  * <p>The JNI library needs {@value #REGISTRY} (the process's one id-space registry) from its
  * own directory: the jar carries it beside the JNI library and both are extracted together.
@@ -29,7 +41,12 @@ public final class NativeLoader {
     /** The id-space registry's file name (its SONAME), carried next to the JNI library. */
     public static final String REGISTRY = "libsnowfleet_registry.so.1";
 
+    /** The platforms a released jar carries, in the order an error lists them. */
+    static final List<String> TARGETS = List.of(
+            "linux-x86_64-gnu", "linux-x86_64-musl", "linux-aarch64-gnu", "linux-aarch64-musl");
+
     private static String source;
+    private static String platform;
 
     private NativeLoader() {}
 
@@ -72,10 +89,10 @@ public final class NativeLoader {
         try {
             System.loadLibrary(LIBRARY);
         } catch (UnsatisfiedLinkError e) {
-            throw link("this jar carries no native library for " + platform() + " (looked for "
-                    + resource + ") and " + System.mapLibraryName(LIBRARY)
-                    + " is not on java.library.path; build it (mvn package in java/) or point -D"
-                    + PROPERTY + " at it", e);
+            String os = System.getProperty("os.name", "");
+            String arch = System.getProperty("os.arch", "");
+            throw link(noLibrary(os, arch, hostLibc(os, arch),
+                    r -> NativeLoader.class.getResource(r) != null), e);
         }
         source = "java.library.path";
     }
@@ -120,37 +137,131 @@ public final class NativeLoader {
         return source;
     }
 
-    /** "linux-x86_64", "linux-aarch64", "macos-aarch64", ... (bindings/java/CMakeLists.txt agrees). */
-    public static String platform() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        if (os.startsWith("linux")) {
-            os = "linux";
-        } else if (os.startsWith("mac") || os.startsWith("darwin")) {
-            os = "macos";
-        } else if (os.startsWith("windows")) {
-            os = "windows";
-        } else {
-            os = os.replaceAll("[^a-z0-9]+", "");
+    /**
+     * This JVM's platform: "linux-x86_64-gnu", "linux-aarch64-musl", "macos-aarch64", ...
+     * (bindings/java/CMakeLists.txt names the build's library directory the same way).
+     */
+    public static synchronized String platform() {
+        if (platform == null) {
+            String os = System.getProperty("os.name", "");
+            String arch = System.getProperty("os.arch", "");
+            platform = platform(os, arch, hostLibc(os, arch));
         }
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return platform;
+    }
+
+    /**
+     * The platform for these os.name and os.arch values and C library ("gnu" or "musl", read
+     * on Linux only).
+     */
+    static String platform(String osName, String osArch, String libc) {
+        String os = os(osName);
+        return os.equals("linux") ? os + "-" + arch(osArch) + "-" + libc : os + "-" + arch(osArch);
+    }
+
+    private static String os(String osName) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        if (os.startsWith("linux")) {
+            return "linux";
+        } else if (os.startsWith("mac") || os.startsWith("darwin")) {
+            return "macos";
+        } else if (os.startsWith("windows")) {
+            return "windows";
+        }
+        return os.replaceAll("[^a-z0-9]+", "");
+    }
+
+    private static String arch(String osArch) {
+        String arch = osArch.toLowerCase(Locale.ROOT);
         switch (arch) {
             case "amd64":
             case "x86_64":
-                arch = "x86_64";
-                break;
+                return "x86_64";
             case "aarch64":
             case "arm64":
-                arch = "aarch64";
-                break;
+                return "aarch64";
             default:
-                arch = arch.replaceAll("[^a-z0-9_]+", "");
+                return arch.replaceAll("[^a-z0-9_]+", "");
         }
-        return os + "-" + arch;
     }
 
     /** The class-path resource the jar carries for this platform. */
     public static String resourcePath() {
-        return "/native/" + platform() + "/" + System.mapLibraryName(LIBRARY);
+        return resourcePath(platform());
+    }
+
+    static String resourcePath(String platform) {
+        return "/native/" + platform + "/" + System.mapLibraryName(LIBRARY);
+    }
+
+    /**
+     * The library to load for these os.name, os.arch and libc values, or null when the class
+     * path carries none for them ({@code exists} says whether a resource is there).
+     */
+    static String select(String osName, String osArch, String libc, Predicate<String> exists) {
+        String resource = resourcePath(platform(osName, osArch, libc));
+        return exists.test(resource) ? resource : null;
+    }
+
+    /** The platforms, of the {@link #TARGETS} and {@code found}, whose library is there. */
+    static List<String> carried(String found, Predicate<String> exists) {
+        return Stream.concat(TARGETS.stream(), Stream.of(found))
+                .distinct()
+                .filter(p -> exists.test(resourcePath(p)))
+                .collect(Collectors.toList());
+    }
+
+    /**
+     * The error when no library fits these os.name, os.arch and libc values: the platform
+     * found, the platforms the class path carries ({@code exists}), how to build one.
+     */
+    static String noLibrary(String osName, String osArch, String libc, Predicate<String> exists) {
+        String found = platform(osName, osArch, libc);
+        List<String> carried = carried(found, exists);
+        String lib = System.mapLibraryName(LIBRARY);
+        return "this jar carries no native library for " + found + " (os.name=" + osName
+                + ", os.arch=" + osArch + (found.startsWith("linux-") ? ", libc=" + libc : "")
+                + "); it carries " + (carried.isEmpty() ? "none" : String.join(", ", carried))
+                + ", and " + lib + " is not on java.library.path. Build the library from source"
+                + " on this machine (JDK 17+, Maven, CMake, SWIG, a C++17 compiler: run mvn -f"
+                + " java/pom.xml package in the snowfleet repository, see java/README.md) and use"
+                + " that jar, or point -D" + PROPERTY + " at a built " + lib;
+    }
+
+    /**
+     * "gnu" or "musl" on Linux, "" elsewhere. Read from /proc/self/maps: the C library this
+     * very JVM mapped, so a glibc machine that also has musl installed (Debian's musl package
+     * puts /lib/ld-musl-x86_64.so.1 there) is not taken for musl, and no process is spawned
+     * (ldd --version would be one). Without a readable /proc, the musl loader's presence
+     * (/lib/ld-musl-ARCH.so.1, on every musl system) decides.
+     */
+    static String hostLibc(String osName, String osArch) {
+        if (!os(osName).equals("linux")) {
+            return "";
+        }
+        try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
+            String libc = libcFromMaps(maps);
+            if (libc != null) {
+                return libc;
+            }
+        } catch (IOException | UncheckedIOException | SecurityException e) {
+            // no /proc: the loader's presence below
+        }
+        return Files.exists(Path.of("/lib/ld-musl-" + arch(osArch) + ".so.1")) ? "musl" : "gnu";
+    }
+
+    /** "musl" or "gnu" from the lines of a /proc/PID/maps, or null when neither libc is mapped. */
+    static String libcFromMaps(Stream<String> lines) {
+        String found = null;
+        for (String line : (Iterable<String>) lines::iterator) {
+            if (line.contains("/ld-musl-") || line.contains("/libc.musl-")) {
+                return "musl";
+            }
+            if (line.contains("/libc.so.6") || line.contains("/libc-2.")) {
+                found = "gnu";
+            }
+        }
+        return found;
     }
 
     // A private directory per load: no other user can swap a file before it is loaded.
