@@ -47,6 +47,7 @@ dist_npm() {
   [ -f "$gyp" ] || { echo "node-gyp not found at $gyp" >&2; return 1; }
   # node-addon-api's headers, which binding.gyp finds from the stage by walking up to here.
   [ -d node_modules/node-addon-api ] || npm ci --ignore-scripts --no-audit --no-fund >/dev/null
+  mkdir -p "$builds" && builds=$(cd "$builds" && pwd) && dist=$(cd "$dist" && pwd)
   stage=$builds/npm-stage
   rm -rf "$stage" && node node/tools/stage_package.js "$stage"
   for t in "$@"; do
@@ -67,7 +68,7 @@ dist_npm() {
     (cd "$b" && find . -path ./build -prune -o -type f -print) | while read -r f; do
       [ -f "$stage/$f" ] || rm "$b/$f"
     done
-    local flags="-I$root/$inc -ffile-prefix-map=$root/$b=. -fno-ident"
+    local flags="-I$root/$inc -ffile-prefix-map=$b=. -fno-ident"
     # -z nodelete: Node dlcloses an addon that only worker threads loaded once they end, and
     # zig's start files for a shared object never call __cxa_finalize, so the addon's static
     # destructors stayed registered and ran at exit on unmapped code (SIGSEGV: the "terminating
@@ -96,5 +97,5 @@ dist_npm() {
     printf '%10d  %s\n' "$(stat -c %s "$f")" "$f"
   done)
   # npm pack gives every entry the same fixed date, whatever SOURCE_DATE_EPOCH says.
-  (cd "$stage" && npm pack --silent --ignore-scripts --pack-destination "$root/$dist" >/dev/null)
+  (cd "$stage" && npm pack --silent --ignore-scripts --pack-destination "$dist" >/dev/null)
 }
