@@ -9,6 +9,9 @@
 # cross compilers would link against Debian 12's glibc 2.36 (manylinux_2_36 at best) and
 # have no musl C++ toolchain.
 #
+# Node: one N-API addon per target, in the npm tarball's prebuilds/ where node-gyp-build
+# picks it by arch and libc (scripts/dist-node.sh).
+#
 # Python: pybind11 has no stable-ABI (abi3) build, so one wheel per CPython
 # (SNOWFLEET_DIST_PYTHONS, default the pyenv 3.9 .. 3.13) per target; the platform tag is
 # the one `auditwheel show` computes. Every native file is checked by scripts/dist-check.sh.
@@ -134,6 +137,11 @@ java_jar
 
 section "dist: sdist (builds from source anywhere else)"
 "$tools/bin/python" -m build --sdist --outdir "$dist" . >/dev/null
+
+# The npm tarball: the Node addon for every target as a prebuild (scripts/dist-node.sh).
+. scripts/dist-node.sh
+# shellcheck disable=SC2086 # $targets is a list
+dist_npm "$dist" "$builds" $targets
 
 section "dist: artifacts"
 (cd "$dist" && for f in *; do

@@ -68,8 +68,17 @@ check_app() {  # check_app DIR EXPECTED_PATH_PART: mint/decode from CJS and ESM 
     console.log('  ESM ok:', s);")
 }
 
+# pack_stage: packs the tarball as scripts/dist.sh does, from a stage with node/README.md as
+# the README (node/tools/stage_package.js) plus this checkout's prebuilds/, if any.
+pack_stage() {
+  rm -rf "$work/stage"
+  node node/tools/stage_package.js "$work/stage"
+  [ ! -d prebuilds ] || cp -r prebuilds "$work/stage/"
+  (cd "$work/stage" && npm pack --silent --ignore-scripts --pack-destination "$work" | tail -n 1)
+}
+
 section "node: npm pack -> install in a fresh project (source build from the tarball)"
-tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+tarball=$(pack_stage)
 mkdir "$work/src-app" && (cd "$work/src-app" && npm init -y >/dev/null && npm install "$work/$tarball" >/dev/null)
 check_app "$work/src-app" "build/Release"
 [ "$(cd "$work/src-app" && npx --no-install snowfleet --version)" = "snowfleet $(head -1 VERSION)" ] ||
@@ -82,7 +91,7 @@ ls prebuilds/*/
 ! readelf -d prebuilds/*/*.node | grep -q 'NEEDED.*libcurl' ||
   { echo "the prebuild links libcurl" >&2; exit 1; }
 rm -f "$work/$tarball"
-tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+tarball=$(pack_stage)
 mkdir "$work/pre-app"
 # A bogus header dir makes any attempt to compile fail: the prebuild must be used.
 (cd "$work/pre-app" && npm init -y >/dev/null &&

@@ -6,7 +6,8 @@ and fails on a file outside its allow-list or a build input missing from it.
     python3 tests/packaging/check_archives.py npm     # needs npm (test-node.sh)
 
 The sdist builds the core and the Python extension (plus the tests and conformance vectors
-packagers run); the npm tarball builds the addon. Neither carries another language's sources,
+packagers run); the npm tarball builds the addon, and its README.md (the one npm's page shows)
+is node/README.md. Neither carries another language's sources,
 the C++ tests, benches, scripts or build outputs.
 """
 
@@ -41,7 +42,7 @@ NPM_ALLOWED = [
     "prebuilds/*",
 ]
 NPM_REQUIRED = [
-    "package.json", "LICENSE", "VERSION", "binding.gyp", "core/src/cli.cc", "core/src/version.cc",
+    "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "core/src/cli.cc", "core/src/version.cc",
     "core/include/snowfleet/snowfleet.hpp", "bindings/node/addon.cc", "node/cli.js",
     "node/index.js", "node/index.d.ts", "node/README.md",
 ]
@@ -67,12 +68,19 @@ def sdist_files(outdir: Path) -> list[str]:
     return sorted(names)
 
 
-def npm_files() -> list[str]:
+def npm_files(outdir: Path) -> tuple[list[str], bytes]:
+    """The npm tarball's files and its README.md, packed as scripts/dist.sh packs it: from
+    the stage node/tools/stage_package.js writes (without the prebuilds dist.sh adds)."""
+    stage = outdir / "stage"
+    subprocess.run(["node", str(ROOT / "node/tools/stage_package.js"), str(stage)], check=True)
     run = subprocess.run(
-        ["npm", "pack", "--dry-run", "--json", "--ignore-scripts"],
-        cwd=ROOT, check=True, capture_output=True, text=True,
+        ["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", str(outdir)],
+        cwd=stage, check=True, capture_output=True, text=True,
     )
-    return sorted(f["path"] for f in json.loads(run.stdout)[0]["files"])
+    with tarfile.open(outdir / json.loads(run.stdout)[0]["filename"]) as tar:
+        names = [m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile()]
+        readme = tar.extractfile("package/README.md").read() if "README.md" in names else b""
+    return sorted(names), readme
 
 
 def main(which: list[str]) -> int:
@@ -84,7 +92,12 @@ def main(which: list[str]) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             errors += check("sdist", sdist_files(Path(tmp)), SDIST_ALLOWED, SDIST_REQUIRED)
     if "npm" in which:
-        errors += check("npm tarball", npm_files(), NPM_ALLOWED, NPM_REQUIRED)
+        with tempfile.TemporaryDirectory() as tmp:
+            files, readme = npm_files(Path(tmp))
+        errors += check("npm tarball", files, NPM_ALLOWED, NPM_REQUIRED)
+        # npm's page shows the README at the package root: the Node one, not the repository's.
+        if readme != (ROOT / "node" / "README.md").read_bytes():
+            errors.append("npm tarball's README.md is not node/README.md")
     for e in errors:
         print(f"FAIL: {e}", file=sys.stderr)
     if not errors:
