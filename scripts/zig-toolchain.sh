@@ -48,6 +48,11 @@ cmake_cross() {
   local t=$1 dir=$2
   shift 2
   local flags="-ffile-prefix-map=$root=. -fno-ident"
+  # -z nodelete: zig's start files for a shared object never call __cxa_finalize, so a
+  # library its host unloads (a JNI library whose class loader is collected; Node does the
+  # same to an addon only worker threads loaded: scripts/dist-node.sh) would leave its
+  # static destructors to run at exit on unmapped code. Kept loaded, they run in place.
+  local ldflags="-Wl,--strip-all -Wl,--build-id=none -Wl,-z,nodelete"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$root/$tools/bin/zig-cc-$t" \
     -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
@@ -55,8 +60,7 @@ cmake_cross() {
     -DCMAKE_STRIP=/bin/true -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
     -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
-    -DCMAKE_MODULE_LINKER_FLAGS="-Wl,--strip-all -Wl,--build-id=none" \
+    -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" -DCMAKE_MODULE_LINKER_FLAGS="$ldflags" \
     -DSNOWFLEET_ETCD=ON -DSNOWFLEET_CURL_INCLUDE_DIR="$root/$inc" \
     -Dnlohmann_json_DIR="$root/scripts/packaging/nlohmann_json" -DSNOWFLEET_DIST_INCLUDE="$root/$inc" \
     -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||

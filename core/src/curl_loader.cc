@@ -131,7 +131,17 @@ void curl_slist_free_all(curl_slist* l) { api().slist_free_all(l); }
 // long, then object and function pointers, then curl_off_t, then blob pointers.
 CURLcode curl_easy_setopt(CURL* h, CURLoption option, ...) {
   va_list ap;
+  // curl.h fixes this signature (an enum before the ...); its underlying type is int, which
+  // default promotion leaves as it is, so va_start is well defined here (clang warns on
+  // any enum: -Wvarargs).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wvarargs"
+#endif
   va_start(ap, option);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
   CURLcode rc;
   if (option < CURLOPTTYPE_OBJECTPOINT)
     rc = api().setopt_long(h, option, va_arg(ap, long));
@@ -148,7 +158,14 @@ CURLcode curl_easy_setopt(CURL* h, CURLoption option, ...) {
 // Every CURLINFO takes a pointer to where the value goes.
 CURLcode curl_easy_getinfo(CURL* h, CURLINFO info, ...) {
   va_list ap;
-  va_start(ap, info);
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wvarargs"
+#endif
+  va_start(ap, info);  // as in curl_easy_setopt
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
   void* out = va_arg(ap, void*);
   va_end(ap);
   return api().getinfo(h, info, out);
