@@ -59,8 +59,8 @@ py "${pip[@]}" install -q --disable-pip-version-check --no-index --no-deps "$whl
 (cd "$work" && py "$venv/bin/python" -c '
 import platform, snowfleet
 gen = snowfleet.Generator(node_id=37)
-ids = gen.next_ids(10000)
-assert len(set(ids)) == len(ids) and ids == sorted(ids)
+ids = list(gen.next_ids(10000))  # an array.array('q')
+assert len(set(ids)) == len(ids) == 10000 and ids == sorted(ids), "ids not unique and increasing"
 print(" ", platform.machine(), "first id:", ids[0], "from", snowfleet.__file__)')
 
 section "dist-verify (aarch64): Python suite subset against the installed wheel"
