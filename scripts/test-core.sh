@@ -27,8 +27,8 @@ for variant in release asan-ubsan tsan; do
 done
 
 # aarch64 (no TSC: the clock's fallback path): the suite cross-built, run under qemu-user
-# (scripts/test-aarch64.sh installs qemu-user and zig itself). On by default: it adds about
-# 7 min to a clean CI run (the zig build with a cold cache, then ~1 min of emulation);
+# (scripts/test-aarch64.sh installs qemu-user and zig itself). On by default: from a clean
+# clone it costs 9.5 min of CPU, about 5-7 min on CI's two cores (see test-aarch64.sh);
 # SNOWFLEET_AARCH64=0 skips it on a machine that runs the x86_64 suites only.
 if [ "${SNOWFLEET_AARCH64:-1}" = 1 ]; then
   bash scripts/test-aarch64.sh
