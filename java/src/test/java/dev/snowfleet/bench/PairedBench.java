@@ -1,5 +1,8 @@
 package dev.snowfleet.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import ArrayNode;
+import ObjectNode;
 import com.github.f4b6a3.tsid.TsidCreator;
 import com.github.f4b6a3.uuid.UuidCreator;
 import dev.snowfleet.Generator;
@@ -7,11 +10,13 @@ import dev.snowfleet.Mode;
 import dev.snowfleet.Uuid7Generator;
 import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +32,10 @@ import java.util.concurrent.CyclicBarrier;
  * contender for one short slice, in a shuffled order, so each pair of rows shares the same
  * minutes and every ratio is taken per round. Prints medians over all rounds of all forks.
  *
- * <p>Usage: {@code PairedBench [forks] [rounds] [sliceMs]} (defaults 3, 40, 20; the two
- * rate-capped contenders run 10 slices' worth). Each fork is a fresh JVM (the parent only
- * collects and summarises).
+ * <p>Usage: {@code PairedBench [--json FILE] [forks] [rounds] [sliceMs]} (defaults 3, 40, 20;
+ * the two rate-capped contenders run 10 slices' worth). Each fork is a fresh JVM (the parent
+ * only collects and summarises). {@code --json FILE} also writes the medians in the bench JSON
+ * form that bench/chart.py reads.
  */
 public final class PairedBench {
     private PairedBench() {}
@@ -287,6 +293,11 @@ public final class PairedBench {
             child(Integer.parseInt(args[1]), Long.parseLong(args[2]) * 1_000_000L);
             return;
         }
+        String jsonOut = null;
+        if (args.length > 1 && args[0].equals("--json")) {
+            jsonOut = args[1];
+            args = Arrays.copyOfRange(args, 2, args.length);
+        }
         int forks = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         int sliceMs = args.length > 2 ? Integer.parseInt(args[2]) : 20;
@@ -332,6 +343,53 @@ public final class PairedBench {
         ratio(byRound, "uuid7NextUuid7", "uuidCreatorV7", "nextUuid7() / uuid-creator getTimeOrderedEpoch()");
         ratio(byRound, "uuid7NextUuid72Threads", "uuidCreatorV72Threads", "2 threads: nextUuid7() / uuid-creator");
         ratio(byRound, "monotonicNextId", "bareJniCall", "monotonic nextId() / bare JNI call");
+        if (jsonOut != null) {
+            writeJson(Path.of(jsonOut), perId, threads, String.format(Locale.ROOT,
+                    "bash scripts/bench-java.sh paired %d %d %d", forks, rounds, sliceMs));
+        }
+    }
+
+    /** Chart label, group (snowfleet, peer, reference) and family (snowflake, uuid7) per contender. */
+    static final Map<String, String[]> ROWS = Map.ofEntries(
+            Map.entry("strictNextId", new String[] {"strict nextId() (4,096 ids/ms cap)", "snowfleet", "snowflake"}),
+            Map.entry("monotonicNextId", new String[] {"monotonic nextId()", "snowfleet", "snowflake"}),
+            Map.entry("monotonicNextIds10000", new String[] {"monotonic nextIds(10000), per id", "snowfleet", "snowflake"}),
+            Map.entry("monotonicNextId2Threads", new String[] {"monotonic nextId(), 2 threads", "snowfleet", "snowflake"}),
+            Map.entry("tsidCreator", new String[] {"tsid-creator getTsid().toLong()", "peer", "snowflake"}),
+            Map.entry("tsidCreator2Threads", new String[] {"tsid-creator, 2 threads", "peer", "snowflake"}),
+            Map.entry("twitterIdWorkerJava", new String[] {"Twitter IdWorker (Java copy)", "peer", "snowflake"}),
+            Map.entry("uuid7NextUuid7", new String[] {"nextUuid7()", "snowfleet", "uuid7"}),
+            Map.entry("uuid7NextUuid7s10000", new String[] {"nextUuid7s(10000), per UUID", "snowfleet", "uuid7"}),
+            Map.entry("uuid7NextUuid72Threads", new String[] {"nextUuid7(), 2 threads", "snowfleet", "uuid7"}),
+            Map.entry("uuidCreatorV7", new String[] {"uuid-creator getTimeOrderedEpoch()", "peer", "uuid7"}),
+            Map.entry("uuidCreatorV7Fast", new String[] {"uuid-creator getTimeOrderedEpochFast()", "peer", "uuid7"}),
+            Map.entry("uuidCreatorV72Threads", new String[] {"uuid-creator, 2 threads", "peer", "uuid7"}),
+            Map.entry("bareJniCall", new String[] {"bare JNI call", "reference", "snowflake"}),
+            Map.entry("currentTimeMillis", new String[] {"System.currentTimeMillis()", "reference", "snowflake"}),
+            Map.entry("instantNow", new String[] {"Instant.now()", "reference", "snowflake"}));
+
+    /** Writes the medians (ns per id, all threads) and each row's chart label, group and family. */
+    static void writeJson(Path file, Map<String, List<Double>> perId, Map<String, Integer> threads, String command)
+            throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode doc = mapper.createObjectNode();
+        doc.put("schema", "snowfleet-bench/1");
+        doc.put("language", "Java");
+        doc.put("runtime", "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")");
+        doc.put("command", command);
+        ArrayNode rows = doc.putArray("rows");
+        for (Map.Entry<String, List<Double>> e : perId.entrySet()) {
+            String[] meta = ROWS.getOrDefault(e.getKey(), new String[] {e.getKey(), "reference", "snowflake"});
+            ObjectNode row = rows.addObject();
+            row.put("key", e.getKey());
+            row.put("label", meta[0]);
+            row.put("group", meta[1]);
+            row.put("family", meta[2]);
+            row.put("threads", threads.get(e.getKey()));
+            row.put("ns_per_id", median(e.getValue()));
+            row.put("samples", e.getValue().size());
+        }
+        mapper.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), doc);
     }
 
     static void ratio(Map<String, Map<Integer, Double>> byRound, String a, String b, String label) {
