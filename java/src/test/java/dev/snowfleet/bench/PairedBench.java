@@ -1,8 +1,8 @@
 package dev.snowfleet.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import ArrayNode;
-import ObjectNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.f4b6a3.tsid.TsidCreator;
 import com.github.f4b6a3.uuid.UuidCreator;
 import dev.snowfleet.Generator;
@@ -378,16 +378,20 @@ public final class PairedBench {
         doc.put("runtime", "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")");
         doc.put("command", command);
         ArrayNode rows = doc.putArray("rows");
-        for (Map.Entry<String, List<Double>> e : perId.entrySet()) {
-            String[] meta = ROWS.getOrDefault(e.getKey(), new String[] {e.getKey(), "reference", "snowflake"});
+        for (String name : threads.keySet()) {  // contenders() order, not the first round's shuffle
+            List<Double> samples = perId.get(name);
+            if (samples == null) {
+                continue;
+            }
+            String[] meta = ROWS.getOrDefault(name, new String[] {name, "reference", "snowflake"});
             ObjectNode row = rows.addObject();
-            row.put("key", e.getKey());
+            row.put("key", name);
             row.put("label", meta[0]);
             row.put("group", meta[1]);
             row.put("family", meta[2]);
-            row.put("threads", threads.get(e.getKey()));
-            row.put("ns_per_id", median(e.getValue()));
-            row.put("samples", e.getValue().size());
+            row.put("threads", threads.get(name));
+            row.put("ns_per_id", median(samples));
+            row.put("samples", samples.size());
         }
         mapper.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), doc);
     }
