@@ -1,8 +1,5 @@
 package dev.snowfleet.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.f4b6a3.tsid.TsidCreator;
 import com.github.f4b6a3.uuid.UuidCreator;
 import dev.snowfleet.Generator;
@@ -10,7 +7,6 @@ import dev.snowfleet.Mode;
 import dev.snowfleet.Uuid7Generator;
 import dev.snowfleet.internal.jnitest.SnowfleetTestNative;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -344,56 +340,9 @@ public final class PairedBench {
         ratio(byRound, "uuid7NextUuid72Threads", "uuidCreatorV72Threads", "2 threads: nextUuid7() / uuid-creator");
         ratio(byRound, "monotonicNextId", "bareJniCall", "monotonic nextId() / bare JNI call");
         if (jsonOut != null) {
-            writeJson(Path.of(jsonOut), perId, threads, String.format(Locale.ROOT,
+            BenchJson.write(Path.of(jsonOut), perId, threads, String.format(Locale.ROOT,
                     "bash scripts/bench-java.sh paired %d %d %d", forks, rounds, sliceMs));
         }
-    }
-
-    /** Chart label, group (snowfleet, peer, reference) and family (snowflake, uuid7) per contender. */
-    static final Map<String, String[]> ROWS = Map.ofEntries(
-            Map.entry("strictNextId", new String[] {"strict nextId() (4,096 ids/ms cap)", "snowfleet", "snowflake"}),
-            Map.entry("monotonicNextId", new String[] {"monotonic nextId()", "snowfleet", "snowflake"}),
-            Map.entry("monotonicNextIds10000", new String[] {"monotonic nextIds(10000), per id", "snowfleet", "snowflake"}),
-            Map.entry("monotonicNextId2Threads", new String[] {"monotonic nextId(), 2 threads", "snowfleet", "snowflake"}),
-            Map.entry("tsidCreator", new String[] {"tsid-creator getTsid().toLong()", "peer", "snowflake"}),
-            Map.entry("tsidCreator2Threads", new String[] {"tsid-creator, 2 threads", "peer", "snowflake"}),
-            Map.entry("twitterIdWorkerJava", new String[] {"Twitter IdWorker (Java copy)", "peer", "snowflake"}),
-            Map.entry("uuid7NextUuid7", new String[] {"nextUuid7()", "snowfleet", "uuid7"}),
-            Map.entry("uuid7NextUuid7s10000", new String[] {"nextUuid7s(10000), per UUID", "snowfleet", "uuid7"}),
-            Map.entry("uuid7NextUuid72Threads", new String[] {"nextUuid7(), 2 threads", "snowfleet", "uuid7"}),
-            Map.entry("uuidCreatorV7", new String[] {"uuid-creator getTimeOrderedEpoch()", "peer", "uuid7"}),
-            Map.entry("uuidCreatorV7Fast", new String[] {"uuid-creator getTimeOrderedEpochFast()", "peer", "uuid7"}),
-            Map.entry("uuidCreatorV72Threads", new String[] {"uuid-creator, 2 threads", "peer", "uuid7"}),
-            Map.entry("bareJniCall", new String[] {"bare JNI call", "reference", "snowflake"}),
-            Map.entry("currentTimeMillis", new String[] {"System.currentTimeMillis()", "reference", "snowflake"}),
-            Map.entry("instantNow", new String[] {"Instant.now()", "reference", "snowflake"}));
-
-    /** Writes the medians (ns per id, all threads) and each row's chart label, group and family. */
-    static void writeJson(Path file, Map<String, List<Double>> perId, Map<String, Integer> threads, String command)
-            throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode doc = mapper.createObjectNode();
-        doc.put("schema", "snowfleet-bench/1");
-        doc.put("language", "Java");
-        doc.put("runtime", "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")");
-        doc.put("command", command);
-        ArrayNode rows = doc.putArray("rows");
-        for (String name : threads.keySet()) {  // contenders() order, not the first round's shuffle
-            List<Double> samples = perId.get(name);
-            if (samples == null) {
-                continue;
-            }
-            String[] meta = ROWS.getOrDefault(name, new String[] {name, "reference", "snowflake"});
-            ObjectNode row = rows.addObject();
-            row.put("key", name);
-            row.put("label", meta[0]);
-            row.put("group", meta[1]);
-            row.put("family", meta[2]);
-            row.put("threads", threads.get(name));
-            row.put("ns_per_id", median(samples));
-            row.put("samples", samples.size());
-        }
-        mapper.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), doc);
     }
 
     static void ratio(Map<String, Map<Integer, Double>> byRound, String a, String b, String label) {
