@@ -45,6 +45,19 @@ class InputError(Exception):
     """A data or bench file that cannot be charted; the message names the file and the rule."""
 
 
+def base_python() -> str:
+    """A CPython the pinned versions install on (numpy 2.4 needs 3.11 or later): this one, or
+    else the first python3.11, 3.12, 3.13 on PATH (a test may run under an older venv)."""
+    if sys.version_info >= (3, 11):
+        return sys.executable
+    for name in ("python3.11", "python3.12", "python3.13", "/usr/bin/python3"):
+        found = shutil.which(name)
+        if found and subprocess.run([found, "-c", "import sys, venv; "
+                                     "sys.exit(sys.version_info < (3, 11))"]).returncode == 0:
+            return found
+    raise SystemExit("chart: needs CPython 3.11 or later to make its venv (python3.11 on PATH)")
+
+
 def ensure_venv() -> None:
     """Re-runs this script under out/chart-venv's Python, making the venv first if it is
     missing or holds other versions than chart-requirements.txt."""
@@ -54,8 +67,10 @@ def ensure_venv() -> None:
     stamp = VENV / "chart-requirements.txt"
     wanted = REQUIREMENTS.read_text(encoding="utf-8")
     if not python.exists() or not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
-        print(f"chart: making {VENV} (matplotlib, {REQUIREMENTS.name})", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
+        base = base_python()
+        print(f"chart: making {VENV} with {base} (matplotlib, {REQUIREMENTS.name})",
+              file=sys.stderr)
+        subprocess.run([base, "-m", "venv", "--clear", str(VENV)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                         "--no-deps", "-r", str(REQUIREMENTS)], check=True)
         shutil.copyfile(REQUIREMENTS, stamp)
