@@ -191,15 +191,18 @@ def table(data: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def replace_table(markdown: Path, data: Dict[str, Any]) -> None:
-    """Rewrites the table between the markers in `markdown` (one pair required)."""
-    text = markdown.read_text(encoding="utf-8")
+def with_table(markdown: Path, data: Dict[str, Any]) -> str:
+    """The text of `markdown` with the table between its markers (one pair required) redrawn."""
+    try:
+        text = markdown.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{markdown}: no such file") from None
     if text.count(TABLE_BEGIN) != 1 or text.count(TABLE_END) != 1:
         raise InputError(f"{markdown}: needs exactly one {TABLE_BEGIN!r} line and one "
                          f"{TABLE_END!r} line")
     head, rest = text.split(TABLE_BEGIN)
     tail = rest.split(TABLE_END)[1]
-    markdown.write_text(head + table(data) + tail, encoding="utf-8")
+    return head + table(data) + tail
 
 
 def render(data: Dict[str, Any], svg: Path) -> None:
@@ -265,18 +268,21 @@ def main(argv: List[str]) -> int:
                     help="also rewrite the chart's table in this file (docs/performance.md)")
     args = ap.parse_args(argv)
     ensure_venv()
-    try:
+    try:  # every input is checked before any file is written
         if args.from_dir:
-            data = collect(args.from_dir)
-            args.data.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        data = check_data(load_json(args.data), str(args.data))
+            data = check_data(collect(args.from_dir), str(args.from_dir))
+        else:
+            data = check_data(load_json(args.data), str(args.data))
         if not data["benches"]:
             raise InputError(f"{args.data}: no benches to chart")
-        if args.markdown:
-            replace_table(args.markdown, data)
+        markdown = with_table(args.markdown, data) if args.markdown else None
     except InputError as e:
         print(f"chart: {e}", file=sys.stderr)
         return 2
+    if args.from_dir:
+        args.data.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if args.markdown and markdown is not None:
+        args.markdown.write_text(markdown, encoding="utf-8")
     render(data, args.svg)
     print(f"chart: wrote {args.svg} from {args.data}")
     return 0
