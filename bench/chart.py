@@ -5,7 +5,7 @@
     python3 bench/chart.py                        # redraw from docs/performance.json
     python3 bench/chart.py --data D.json --svg S.svg [--markdown docs/performance.md]
 
-scripts/bench-chart.sh runs the four benches with --json into out/bench/ and then this
+scripts/bench-chart.sh runs the benches with --json into out/bench/ and then this
 script with --from-dir. Collecting writes the run's data file (default docs/performance.json:
 the benches' rows plus the machine, the date and the load averages read between benches);
 drawing reads only that file, so the same data file always gives the same SVG bytes.
@@ -14,7 +14,8 @@ drawing reads only that file, so the same data file always gives the same SVG by
 Bench JSON form (bench/run.py, python/bench/bench.py, node/bench/bench.js and PairedBench
 --json): {"schema": "snowfleet-bench/1", "language", "runtime", "command", "rows": [{"key",
 "label", "group": snowfleet | peer | reference | variant, "family": snowflake | uuid7,
-"ns_per_id": median, ...}]}. The chart draws the snowflake rows of groups snowfleet and peer.
+"ns_per_id": median, ...}]}. The chart draws the rows of groups snowfleet and peer: a panel
+per bench for the Snowflake ids, then one per bench that has UUIDv7 rows.
 
 matplotlib runs from a venv this script makes (out/chart-venv, the exact versions in
 bench/chart-requirements.txt), never the system's: the SVG depends on matplotlib's version, and
@@ -31,12 +32,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(os.environ.get("SNOWFLEET_CHART_VENV", ROOT / "out" / "chart-venv"))
 REQUIREMENTS = Path(__file__).with_name("chart-requirements.txt")
-BENCH_FILES = ("cpp.json", "python.json", "node.json", "java.json")  # panel order
+BENCH_FILES = ("cpp.json", "python.json", "python-uuid7.json", "node.json", "node-uuid7.json",
+               "java.json")
+FAMILIES = {"snowflake": "", "uuid7": ", UUIDv7"}  # panel order: every Snowflake panel first
 CAP_NS = 1e9 / 4_096_000  # the format's 4,096 ids per ms: a strict generator's floor
 COLORS = {"snowfleet": "#1f6fb4", "peer": "#e07b24"}
 
@@ -128,7 +131,7 @@ def machine() -> str:
 
 
 def collect(run_dir: Path) -> Dict[str, Any]:
-    """The data of one run of scripts/bench-chart.sh: its four bench files, the start time it
+    """The data of one run of scripts/bench-chart.sh: its bench files, the start time it
     wrote to `started`, and the loadavg-* copies it took before and after each bench."""
     benches = [check_bench(load_json(run_dir / name), str(run_dir / name)) for name in BENCH_FILES]
     loads = [read_loadavg(p) for p in sorted(run_dir.glob("loadavg-*"))]
@@ -155,9 +158,9 @@ def check_data(data: Any, where: str) -> Dict[str, Any]:
     return data
 
 
-def charted(bench: Dict[str, Any]) -> List[Dict[str, Any]]:
+def charted(bench: Dict[str, Any], family: str) -> List[Dict[str, Any]]:
     """The rows a panel shows: snowfleet's, then its peers', in the bench's own order."""
-    rows = [r for r in bench["rows"] if r["family"] == "snowflake"]
+    rows = [r for r in bench["rows"] if r["family"] == family]
     return ([r for r in rows if r["group"] == "snowfleet"] +
             [r for r in rows if r["group"] == "peer"])
 
@@ -165,6 +168,17 @@ def charted(bench: Dict[str, Any]) -> List[Dict[str, Any]]:
 def figure(ns: float) -> str:
     """A bar's value label: three significant digits, whole numbers with thousands commas."""
     return f"{ns:,.0f}" if ns >= 100 else f"{ns:.3g}"
+
+
+def panels(data: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any], List[Dict[str, Any]]]]:
+    """(title, bench, rows) of every panel: per family, each bench that has rows of it."""
+    out = []
+    for family, suffix in FAMILIES.items():
+        for bench in data["benches"]:
+            rows = charted(bench, family)
+            if rows:
+                out.append((f"{bench['language']}{suffix}", bench, rows))
+    return out
 
 
 TABLE_BEGIN = "<!-- bench/chart.py table: begin -->"
@@ -180,10 +194,9 @@ def table(data: Dict[str, Any]) -> str:
              f"{load['min']:.1f}-{load['max']:.1f} over {load['readings']} readings "
              "(before and after each bench).", "",
              "| language | row | snowfleet or peer | ns/id |", "| --- | --- | --- | ---: |"]
-    for bench in data["benches"]:
-        for r in charted(bench):
-            lines.append(f"| {bench['language']} | {r['label']} | {r['group']} | "
-                         f"{figure(r['ns_per_id'])} |")
+    for title, _, rows in panels(data):
+        for r in rows:
+            lines.append(f"| {title} | {r['label']} | {r['group']} | {figure(r['ns_per_id'])} |")
     lines.append("")
     lines.append("Commands: " + "; ".join(f"{b['language']} `{b['command']}` ({b['runtime']})"
                                           for b in data["benches"]) + ".")
@@ -217,16 +230,15 @@ def render(data: Dict[str, Any], svg: Path) -> None:
         "font.family": "DejaVu Sans",
         "font.size": 9,
     })
-    benches = data["benches"]
-    heights = [max(1, len(charted(b))) for b in benches]
-    fig, axes = plt.subplots(len(benches), 1, figsize=(9, 1.2 + 0.3 * sum(heights)),
+    shown = panels(data)
+    heights = [len(rows) for _, _, rows in shown]
+    fig, axes = plt.subplots(len(shown), 1, figsize=(9, 1.2 + 0.3 * sum(heights)),
                              sharex=True, gridspec_kw={"height_ratios": heights})
-    axes = list(axes) if len(benches) > 1 else [axes]
-    values = [r["ns_per_id"] for b in benches for r in charted(b)]
+    axes = list(axes) if len(shown) > 1 else [axes]
+    values = [r["ns_per_id"] for _, _, rows in shown for r in rows]
     lo = 10 ** math.floor(math.log10(min(values + [CAP_NS])))
     hi = 10 ** math.ceil(math.log10(max(values + [CAP_NS]) * 3))  # room for the value labels
-    for ax, bench in zip(axes, benches):
-        rows = charted(bench)
+    for ax, (title, bench, rows) in zip(axes, shown):
         ys = list(range(len(rows)))
         ax.barh(ys, [r["ns_per_id"] for r in rows], color=[COLORS[r["group"]] for r in rows],
                 height=0.7)
@@ -236,9 +248,9 @@ def render(data: Dict[str, Any], svg: Path) -> None:
         ax.invert_yaxis()
         ax.set_xscale("log")
         ax.set_xlim(lo, hi)
-        ax.axvline(CAP_NS, color="#777777", linestyle=":", linewidth=1)
-        ax.set_title(f"{bench['language']} ({bench['runtime']})", loc="left", fontsize=9,
-                     fontweight="bold")
+        if rows[0]["family"] == "snowflake":
+            ax.axvline(CAP_NS, color="#777777", linestyle=":", linewidth=1)
+        ax.set_title(f"{title} ({bench['runtime']})", loc="left", fontsize=9, fontweight="bold")
         ax.grid(axis="x", which="major", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
     axes[-1].set_xlabel("ns per id, log scale (shorter is faster); medians")
@@ -273,8 +285,8 @@ def main(argv: List[str]) -> int:
             data = check_data(collect(args.from_dir), str(args.from_dir))
         else:
             data = check_data(load_json(args.data), str(args.data))
-        if not data["benches"]:
-            raise InputError(f"{args.data}: no benches to chart")
+        if not panels(data):
+            raise InputError(f"{args.data}: no snowfleet or peer rows to chart")
         markdown = with_table(args.markdown, data) if args.markdown else None
     except InputError as e:
         print(f"chart: {e}", file=sys.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the four id benchmarks (C++, Python, Node, Java) with short repetition counts, each with
+# Runs the id benchmarks (C++, Python, Node, Java; UUIDv7 too) with short repetition counts, each with
 # --json into out/bench/, then bench/chart.py, which writes docs/performance.json (the run's
 # figures, machine, date and load), docs/performance.svg (the chart) and the chart's table in
 # docs/performance.md. Builds what each bench needs first, as the area scripts do.
@@ -31,16 +31,18 @@ build cmake --build out/release --target snowfleet_bench
 python3 bench/run.py --repetitions "$REPS" --json "$OUT/cpp.json" | tee "$OUT/cpp.txt"
 cp /proc/loadavg "$OUT/loadavg-1-cpp"
 
-section "Python: pip install . (with the test hooks) into out/bench-venv, bench.py --rounds $REPS"
+section "Python: pip install . (with the test hooks) into out/bench-venv, bench.py and bench_uuid7.py"
 [[ -x out/bench-venv/bin/python ]] || python3 -m venv out/bench-venv
 # A build directory of its own, so a second run rebuilds only what changed.
 build out/bench-venv/bin/pip install --disable-pip-version-check -Cbuild-dir=out/bench-pybuild \
-  -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON . snowflake-id
+  -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON . snowflake-id uuid-utils uuid6
 out/bench-venv/bin/python python/bench/bench.py --rounds "$REPS" --json "$OUT/python.json" |
   tee "$OUT/python.txt"
+out/bench-venv/bin/python python/bench/bench_uuid7.py --rounds "$REPS" \
+  --json "$OUT/python-uuid7.json" | tee "$OUT/python-uuid7.txt"
 cp /proc/loadavg "$OUT/loadavg-2-python"
 
-section "Node: npm ci, npm run compile:hooks, bench.js --reps $REPS"
+section "Node: npm ci, npm run compile:hooks, bench.js and bench_uuid7.js --reps $REPS"
 if [ -z "${npm_config_nodedir:-}" ]; then  # node-gyp must not download headers (scripts/test-node.sh)
   prefix=$(node -p 'path.dirname(path.dirname(process.execPath))')
   [ -f "$prefix/include/node/node_api.h" ] || { apt_install libnode-dev; prefix=/usr; }
@@ -50,6 +52,7 @@ export npm_config_audit=false npm_config_fund=false
 build npm ci --ignore-scripts
 build npm run compile:hooks
 node node/bench/bench.js --reps "$REPS" --json "$OUT/node.json" | tee "$OUT/node.txt"
+node node/bench/bench_uuid7.js --reps "$REPS" --json "$OUT/node-uuid7.json" | tee "$OUT/node-uuid7.txt"
 cp /proc/loadavg "$OUT/loadavg-3-node"
 
 rounds=$((REPS * 10 / 3))
