@@ -11,8 +11,8 @@ the benches' rows plus the machine, the date and the load averages read between 
 drawing reads only that file, so the same data file always gives the same SVG bytes.
 --markdown rewrites the chart's table (between two marker lines) from the same file.
 
-Bench JSON form (bench/run.py, python/bench/bench.py, node/bench/bench.js and PairedBench
---json): {"schema": "snowfleet-bench/1", "language", "runtime", "command", "rows": [{"key",
+Bench JSON form (--json of bench/run.py, python/bench/bench.py and bench_uuid7.py,
+node/bench/bench.js and bench_uuid7.js, and PairedBench): {"schema": "snowfleet-bench/1", "language", "runtime", "command", "rows": [{"key",
 "label", "group": snowfleet | peer | reference | variant, "family": snowflake | uuid7,
 "ns_per_id": median, ...}]}. The chart draws the rows of groups snowfleet and peer: a panel
 per bench for the Snowflake ids, then one per bench that has UUIDv7 rows.
