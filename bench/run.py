@@ -3,15 +3,19 @@
 
     cmake -S . -B out/release -G Ninja -DSNOWFLEET_BUILD_BENCH=ON && ninja -C out/release
     python3 bench/run.py [--binary out/release/bench/snowfleet_bench] [--repetitions 7]
+                         [--json FILE]
 
 Each benchmark runs `--repetitions` times inside one process (Google Benchmark repetitions);
 the table shows medians. The monotonic rows are run a second time with the TSC window
 disabled (SNOWFLEET_TSC_WINDOW=0), so the cost of a plain clock_gettime path is visible too.
+--json also writes every row's median in the bench JSON form that bench/chart.py reads
+(its docstring describes the form).
 """
 
 import argparse
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -52,6 +56,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default="out/release/bench/snowfleet_bench")
     ap.add_argument("--repetitions", type=int, default=7)
+    ap.add_argument("--json", help="also write the rows to this file (bench JSON form)")
     a = ap.parse_args()
     r = run(a.binary, a.repetitions)
     plain = run(a.binary, a.repetitions, {"SNOWFLEET_TSC_WINDOW": "0"},
@@ -59,30 +64,44 @@ def main():
     print(f"medians of {a.repetitions} repetitions, one process per table; host has "
           f"{os.cpu_count()} CPUs")
     print(f"{'benchmark':44s} {'ns/id':>9s} {'ids/s':>12s}  vs peer")
-    def row(label, ips, peer=None, peer_label=""):
+    rows = []
+
+    def row(key, group, label, ips, peer=None, peer_label=""):
+        """Prints one row and keeps it for --json (group: snowfleet, peer, reference or
+        variant, the TSC-window-off runs)."""
+        rows.append({"key": key, "label": label, "group": group, "family": "snowflake",
+                     "ns_per_id": ns(ips)})
         ratio = ""
         if peer:
             ratio = f"{ips / peer:5.2f}x the throughput of {peer_label}"
         print(f"{label:44s} {ns(ips):9.2f} {ips / 1e6:10.3f}M  {ratio}")
-    row("clock_gettime(CLOCK_REALTIME)", r["BM_ClockRead"])
-    row("strict next_id, 1 thread", r["BM_StrictNextId"], r["BM_SeedMutexSpin"], "seed mutex+spin")
-    row("seed algorithm, mutex + busy spin", r["BM_SeedMutexSpin"])
+    row("clock", "reference", "clock_gettime(CLOCK_REALTIME)", r["BM_ClockRead"])
+    row("strict", "snowfleet", "strict next_id, 1 thread", r["BM_StrictNextId"],
+        r["BM_SeedMutexSpin"], "seed mutex+spin")
+    row("seed", "peer", "seed algorithm, mutex + busy spin", r["BM_SeedMutexSpin"])
     print(f"{'':44s} strict = {r['BM_StrictNextId'] / 4.096e6 * 100:.2f}% of the 4,096,000/s cap")
-    row("monotonic next_id, 1 thread", r["BM_MonotonicNextId"])
+    row("mono", "snowfleet", "monotonic next_id, 1 thread", r["BM_MonotonicNextId"])
     print(f"{'':44s} cost = {ns(r['BM_MonotonicNextId']) / ns(r['BM_ClockRead']):.3f}x one clock read")
-    row("monotonic next_ids(4096), per id", r["BM_MonotonicNextIds/4096"])
-    row("monotonic next_ids(10000), per id", r["BM_MonotonicNextIds/10000"])
-    row("monotonic, 2 threads share one generator", r["BM_MonotonicShared"],
+    row("batch4096", "snowfleet", "monotonic next_ids(4096), per id", r["BM_MonotonicNextIds/4096"])
+    row("batch10000", "snowfleet", "monotonic next_ids(10000), per id",
+        r["BM_MonotonicNextIds/10000"])
+    row("shared", "snowfleet", "monotonic, 2 threads share one generator", r["BM_MonotonicShared"],
         r["BM_MutexMonotonicShared"], "mutex version")
-    row("mutex version, 2 threads", r["BM_MutexMonotonicShared"])
+    row("mutexShared", "peer", "mutex version, 2 threads", r["BM_MutexMonotonicShared"])
     print("\nwith the TSC window disabled (SNOWFLEET_TSC_WINDOW=0): every id calls clock_gettime")
-    row("clock_gettime(CLOCK_REALTIME)", plain["BM_ClockRead"])
-    row("monotonic next_id, 1 thread", plain["BM_MonotonicNextId"])
+    row("clockPlain", "variant", "clock_gettime(CLOCK_REALTIME)", plain["BM_ClockRead"])
+    row("monoPlain", "variant", "monotonic next_id, 1 thread", plain["BM_MonotonicNextId"])
     print(f"{'':44s} cost = {ns(plain['BM_MonotonicNextId']) / ns(plain['BM_ClockRead']):.3f}x one clock read")
-    row("monotonic, 2 threads share one generator", plain["BM_MonotonicShared"],
-        plain["BM_MutexMonotonicShared"], "mutex version")
+    row("sharedPlain", "variant", "monotonic, 2 threads share one generator",
+        plain["BM_MonotonicShared"], plain["BM_MutexMonotonicShared"], "mutex version")
     print("\ntargets (issue 2): " + "; ".join(TARGETS.values()))
-
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump({"schema": "snowfleet-bench/1", "language": "C++",
+                       "runtime": f"{platform.machine()} Linux {platform.release()}",
+                       "command": f"python3 bench/run.py --repetitions {a.repetitions}",
+                       "rows": rows}, f, indent=2)
+            f.write("\n")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,10 @@
 // snowfleet (Node) against its npm peers, measured in the same process, with reference rows
 // for a bare N-API call returning a BigInt and for a clock read.
 //
-//   npm ci && npm run compile:hooks && node node/bench/bench.js [--reps 7]
+//   npm ci && npm run compile:hooks && node node/bench/bench.js [--reps 7] [--json FILE]
+//
+// --json FILE also writes the speed rows (median ns per id, samples) and the burst and rewind
+// results in the bench JSON form that bench/chart.py reads (its docstring describes it).
 //
 // The reference rows (a bare N-API call, the core's C++ loop) come from the test-only addon
 // build/Release/snowfleet_test_hooks.node (node/bench/hooks.cc), which `npm run
@@ -44,6 +47,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 const REPS = opt('reps', 7);
+const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const EPOCH = 1704067200000;
 
 const now = () => process.hrtime.bigint();
@@ -221,9 +225,9 @@ function speed() {
       samples.get(r.key).push(r.direct ? res : dt / res);
     }
   }
-  const out = {};
-  for (const r of ROWS) out[r.key] = median(samples.get(r.key));
-  return out;
+  const medians = {};
+  for (const r of ROWS) medians[r.key] = median(samples.get(r.key));
+  return { medians, samples };
 }
 
 // ---- correctness under a burst ----------------------------------------------------------
@@ -336,11 +340,33 @@ function rewinds() {
 
 // ---- report -----------------------------------------------------------------------------
 
+/** The bench JSON form (bench/chart.py): one row per speed row, ns per id as its median. */
+function writeJson(file, m, samples, burstRows, rewindRows) {
+  const rows = ROWS.map((r) => ({
+    key: r.key,
+    label: r.name.replace(/^(snowfleet |reference: )/, ''),
+    group: r.peer ? 'peer' : r.ref ? 'reference' : 'snowfleet',
+    family: 'snowflake',
+    ns_per_id: m[r.key],
+    samples: samples.get(r.key),
+  }));
+  const doc = {
+    schema: 'snowfleet-bench/1',
+    language: 'Node',
+    runtime: `node ${process.version}`,
+    command: `node node/bench/bench.js --reps ${REPS}`,
+    rows,
+    burst: burstRows,
+    rewind: rewindRows,
+  };
+  require('node:fs').writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+}
+
 function main() {
   const os = require('node:os');
   console.log(`snowfleet Node bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0].model}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`speed: median of ${REPS} interleaved runs per row\n`);
-  const m = speed();
+  const { medians: m, samples } = speed();
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
   console.log(`${pad('row', 58)}${lpad('ns/call', 10)}${lpad('ids/s', 14)}${lpad('vs snowfleet', 14)}`);
@@ -383,6 +409,7 @@ function main() {
   ];
   console.log('\ntargets (issue 4)');
   for (const [what, ok, detail] of checks) console.log(`  ${ok ? 'met    ' : 'NOT MET'}  ${what}  ${detail}`);
+  if (JSON_OUT) writeJson(JSON_OUT, m, samples, b, rw);
   void sink;
 }
 

@@ -1,7 +1,9 @@
 'use strict';
 // snowfleet's UUIDv7 (Node) against `uuid`'s v7(), in the same process.
 //
-//   npm ci && npm run compile && node node/bench/bench_uuid7.js [--reps 7]
+//   npm ci && npm run compile && node node/bench/bench_uuid7.js [--reps 7] [--json FILE]
+//
+// --json FILE also writes the rows in the bench JSON form that bench/chart.py reads.
 //
 // Rows run interleaved round-robin, each with its own loop function (a monomorphic call
 // site); the table shows the median ns per UUID and the ratio to uuid's v7(). Target (issue
@@ -36,5 +38,24 @@ const peer = median(times['uuid v7() (string)']);
 console.log(`ns per UUID, median of ${reps} reps of ${N.toLocaleString()} (ratio: uuid v7() / row)`);
 for (const [name, t] of Object.entries(times)) {
   console.log(`  ${name.padEnd(42)} ${median(t).toFixed(1).padStart(8)}   x${(peer / median(t)).toFixed(2)}`);
+}
+const jsonAt = process.argv.indexOf('--json');
+if (jsonAt > 0) {
+  const rowsOut = Object.entries(times).map(([name, t]) => ({
+    key: name,
+    label: name.replace(/^snowfleet /, ''),
+    group: name.startsWith('snowfleet ') ? 'snowfleet' : 'peer',
+    family: 'uuid7',
+    ns_per_id: median(t),
+    samples: t,
+  }));
+  const doc = {
+    schema: 'snowfleet-bench/1',
+    language: 'Node',
+    runtime: `node ${process.version}`,
+    command: `node node/bench/bench_uuid7.js --reps ${reps}`,
+    rows: rowsOut,
+  };
+  require('node:fs').writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(doc, null, 2)}\n`);
 }
 void sink;

@@ -2,7 +2,7 @@
 
     pip install . -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON snowflake-id
     python python/bench/bench.py              # 7 rounds, medians
-    python python/bench/bench.py --rounds 11 --json out.json
+    python python/bench/bench.py --rounds 11 --json out.json   # also the rows as JSON
 
 Rows are measured round-robin (one trial of every row per round), so noise on a shared
 machine spreads over all rows alike; the report gives each row's median and range. Every
@@ -215,9 +215,27 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  {mark} {text:<72} {target}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({row.name: {"unit": row.unit, "median": row.median, "samples": row.samples}
-                       for row in rows}, f, indent=2)
+            json.dump(bench_json(rows, args), f, indent=2)
+            f.write("\n")
     return 0
+
+
+def bench_json(rows: List[Row], args: argparse.Namespace) -> Dict[str, object]:
+    """The rows in the bench JSON form bench/chart.py reads: each row's median as ns per id
+    (the strict row's sustained ids/s inverted) beside its own unit, median and samples."""
+    group = {"snowfleet": "snowfleet", "peer": "peer", "ref": "reference"}
+    out = []
+    for row in rows:
+        label = row.name.split(" ", 1)[1]  # without the group word that starts each name
+        out.append({"key": row.name, "label": label, "group": group[row.group],
+                    "family": "snowflake",
+                    "ns_per_id": 1e9 / row.median if row.unit == "ids/s" else row.median,
+                    "unit": row.unit, "median": row.median, "samples": row.samples})
+    command = "python python/bench/bench.py" + (" --smoke" if args.smoke else
+                                               f" --rounds {args.rounds} --scale {args.scale:g}")
+    return {"schema": "snowfleet-bench/1", "language": "Python",
+            "runtime": f"snowfleet {snowfleet.__version__}, CPython {sys.version.split()[0]}",
+            "command": command, "rows": out}
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     pip install . uuid-utils uuid6
     python python/bench/bench_uuid7.py              # 7 rounds, medians
+    python python/bench/bench_uuid7.py --json F     # also the rows in the bench JSON form
 
 Rows run round-robin (one trial of each per round) through a pre-bound callable in the same
 loop shape, so noise on a shared machine and the loop's own cost fall on every row alike.
@@ -17,7 +18,9 @@ Targets (issue 13): `next_uuid7_str` faster than `uuid_utils.uuid7()`; `next_uui
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
 import statistics
 import time
 import uuid
@@ -79,6 +82,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--n", type=int, default=200_000, help="calls per trial")
+    ap.add_argument("--json", help="also write the rows to this file (the bench JSON form that "
+                    "bench/chart.py reads)")
     args = ap.parse_args()
     table = rows()
     results: Dict[str, List[float]] = {name: [] for name in table}
@@ -88,6 +93,19 @@ def main() -> None:
     print(f"ns per UUID, median of {args.rounds} rounds of {args.n:,} calls (min-max)")
     for name, ns in results.items():
         print(f"  {name:44s} {statistics.median(ns):8.1f}   ({min(ns):.1f}-{max(ns):.1f})")
+    if args.json:
+        ours = "snowfleet "
+        json_rows = [{"key": name, "label": name[len(ours):] if name.startswith(ours) else name,
+                      "group": "snowfleet" if name.startswith(ours) else "peer",
+                      "family": "uuid7", "ns_per_id": statistics.median(ns), "samples": ns}
+                     for name, ns in results.items()]
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"schema": "snowfleet-bench/1", "language": "Python",
+                       "runtime": f"snowfleet {snowfleet.__version__}, CPython "
+                                  f"{sys.version.split()[0]}",
+                       "command": f"python python/bench/bench_uuid7.py --rounds {args.rounds}",
+                       "rows": json_rows}, f, indent=2)
+            f.write("\n")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +28,10 @@ import java.util.concurrent.CyclicBarrier;
  * contender for one short slice, in a shuffled order, so each pair of rows shares the same
  * minutes and every ratio is taken per round. Prints medians over all rounds of all forks.
  *
- * <p>Usage: {@code PairedBench [forks] [rounds] [sliceMs]} (defaults 3, 40, 20; the two
- * rate-capped contenders run 10 slices' worth). Each fork is a fresh JVM (the parent only
- * collects and summarises).
+ * <p>Usage: {@code PairedBench [--json FILE] [forks] [rounds] [sliceMs]} (defaults 3, 40, 20;
+ * the two rate-capped contenders run 10 slices' worth). Each fork is a fresh JVM (the parent
+ * only collects and summarises). {@code --json FILE} also writes the medians in the bench JSON
+ * form that bench/chart.py reads.
  */
 public final class PairedBench {
     private PairedBench() {}
@@ -287,6 +289,11 @@ public final class PairedBench {
             child(Integer.parseInt(args[1]), Long.parseLong(args[2]) * 1_000_000L);
             return;
         }
+        String jsonOut = null;
+        if (args.length > 1 && args[0].equals("--json")) {
+            jsonOut = args[1];
+            args = Arrays.copyOfRange(args, 2, args.length);
+        }
         int forks = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         int sliceMs = args.length > 2 ? Integer.parseInt(args[2]) : 20;
@@ -332,6 +339,10 @@ public final class PairedBench {
         ratio(byRound, "uuid7NextUuid7", "uuidCreatorV7", "nextUuid7() / uuid-creator getTimeOrderedEpoch()");
         ratio(byRound, "uuid7NextUuid72Threads", "uuidCreatorV72Threads", "2 threads: nextUuid7() / uuid-creator");
         ratio(byRound, "monotonicNextId", "bareJniCall", "monotonic nextId() / bare JNI call");
+        if (jsonOut != null) {
+            BenchJson.write(Path.of(jsonOut), perId, threads, String.format(Locale.ROOT,
+                    "bash scripts/bench-java.sh paired %d %d %d", forks, rounds, sliceMs));
+        }
     }
 
     static void ratio(Map<String, Map<Integer, Double>> byRound, String a, String b, String label) {
