@@ -106,6 +106,29 @@ TEST_CASE("etcd genesis: a first claim on a new prefix creates it, unfenced", "[
   CHECK(value.substr(16) == " " + std::to_string(T) + " 0\n");
 }
 
+TEST_CASE("etcd genesis: a process holds its slots with one lease, tagged with the prefix",
+          "[.etcd][fleet]") {
+  // One lease to keep alive per round, not a second keyless holder lease beside it.
+  using detail::etcd::is_holder_lease;
+  const Prefix p = fresh("one-lease", "ttl=2&node=1");
+  Opts a(p.spec, T);
+  Generator g(a.o);
+  CHECK(g.next_id() > 0);
+  const std::string kv = etcdctl("get -w json --prefix " + p.key + "/slots/");
+  const size_t at = kv.find("\"lease\":");
+  REQUIRE(at != std::string::npos);
+  const int64_t slot_lease = std::stoll(kv.substr(at + 8));
+  CHECK(is_holder_lease(slot_lease, p.key));
+  // `etcdctl lease list`: "found N leases" then one hex ID a line.
+  const std::string list = etcdctl("lease list");
+  int tagged = 0;
+  for (size_t line = list.find('\n'); line != std::string::npos && line + 1 < list.size();
+       line = list.find('\n', line + 1))
+    tagged += is_holder_lease(static_cast<int64_t>(std::stoull(list.substr(line + 1), nullptr, 16)),
+                              p.key);
+  CHECK(tagged == 1);
+}
+
 TEST_CASE("etcd genesis: a claim on a prefix wiped under a live holder starts above the fence",
           "[.etcd][fleet]") {
   const Prefix p = fresh("wiped", "ttl=2&node=3");
