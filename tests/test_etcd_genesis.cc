@@ -139,7 +139,8 @@ TEST_CASE("etcd genesis: a claim that waited for its turn past TTL - margin mint
   // deadline cap (claim + TTL - margin) counts from when the claim went out, not from
   // when it queued, while the lease's keepalives go on confirming meanwhile.
   using detail::etcd::ProcessLease;
-  const Prefix p = fresh("queued", "ttl=2&node=1");
+  // TTL 3: a request timeout of 1 s, not 667 ms, on a loaded etcd.
+  const Prefix p = fresh("queued", "ttl=3&node=1");
   Opts a(p.spec, T);
   // The generator's process lease (same spec, same clock), every turn of it taken.
   const auto lease = ProcessLease::acquire(detail::parse_etcd_spec(p.spec, a.o.layout), a.clock);
@@ -157,8 +158,8 @@ TEST_CASE("etcd genesis: a claim that waited for its turn past TTL - margin mint
     }
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));   // queued for a turn
-  a.clock->sleep_ns(3'000'000'000);                              // TTL - margin is 1.5 s
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // keepalives every 667 ms
+  a.clock->sleep_ns(4'000'000'000);                              // TTL - margin is 2.4 s
+  std::this_thread::sleep_for(std::chrono::milliseconds(2200));  // keepalives every 1 s
   turns.clear();
   claimant.join();
   REQUIRE(failed == "");
