@@ -5,8 +5,8 @@
 // they held have no marks. Only built with etcd support. Internal.
 //
 //   <prefix>/genesis  unleased: "<nonce, 16 hex digits> <created Unix ms> <fence Unix ms>",
-//                     created by the first claim on the prefix (compare create_revision ==
-//                     0), never written again.
+//                     created by the first lease grant on the prefix (or a claim after a
+//                     wipe; compare create_revision == 0), never written again.
 //   holder lease:     the process lease (etcd_process_lease.hpp) is granted with an ID of
 //                     our own choosing that carries a tag of the prefix (holder_lease_id),
 //                     and only after its process read the genesis or created it: so etcd
