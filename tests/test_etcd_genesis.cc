@@ -5,6 +5,7 @@
 // they edit keys with etcdctl ($SNOWFLEET_TEST_ETCDCTL when set).
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,12 +13,15 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
 #include "etcd_genesis.hpp"
+#include "etcd_process_lease.hpp"
+#include "node_source.hpp"
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
@@ -104,6 +108,64 @@ TEST_CASE("etcd genesis: a first claim on a new prefix creates it, unfenced", "[
   // "<16 hex> <created> <fence>": created on the claimant's clock, fence 0.
   CHECK(value.size() > 17);
   CHECK(value.substr(16) == " " + std::to_string(T) + " 0\n");
+}
+
+TEST_CASE("etcd genesis: a process holds its slots with one lease, tagged with the prefix",
+          "[.etcd][fleet]") {
+  // One lease to keep alive per round, not a second keyless holder lease beside it.
+  using detail::etcd::is_holder_lease;
+  const Prefix p = fresh("one-lease", "ttl=2&node=1");
+  Opts a(p.spec, T);
+  Generator g(a.o);
+  CHECK(g.next_id() > 0);
+  const std::string kv = etcdctl("get -w json --prefix " + p.key + "/slots/");
+  const size_t at = kv.find("\"lease\":");
+  REQUIRE(at != std::string::npos);
+  const int64_t slot_lease = std::stoll(kv.substr(at + 8));
+  CHECK(is_holder_lease(slot_lease, p.key));
+  // `etcdctl lease list`: "found N leases" then one hex ID a line.
+  const std::string list = etcdctl("lease list");
+  int tagged = 0;
+  for (size_t line = list.find('\n'); line != std::string::npos && line + 1 < list.size();
+       line = list.find('\n', line + 1))
+    tagged += is_holder_lease(static_cast<int64_t>(std::stoull(list.substr(line + 1), nullptr, 16)),
+                              p.key);
+  CHECK(tagged == 1);
+}
+
+TEST_CASE("etcd genesis: a claim that waited for its turn past TTL - margin mints at once",
+          "[.etcd][fleet]") {
+  // In a storm a claim queues for one of its process's request turns; the new slot's
+  // deadline cap (claim + TTL - margin) counts from when the claim went out, not from
+  // when it queued, while the lease's keepalives go on confirming meanwhile.
+  using detail::etcd::ProcessLease;
+  // TTL 3: a request timeout of 1 s, not 667 ms, on a loaded etcd.
+  const Prefix p = fresh("queued", "ttl=3&node=1");
+  Opts a(p.spec, T);
+  // The generator's process lease (same spec, same clock), every turn of it taken.
+  const auto lease = ProcessLease::acquire(detail::parse_etcd_spec(p.spec, a.o.layout), a.clock);
+  std::atomic<uint64_t> cancel{0};
+  std::vector<std::unique_ptr<ProcessLease::RequestTurn>> turns;
+  for (int i = 0; i < ProcessLease::kRequestsInFlight; ++i)
+    turns.push_back(std::make_unique<ProcessLease::RequestTurn>(*lease, &cancel));
+  std::unique_ptr<Generator> g;
+  std::string failed;
+  std::thread claimant([&] {
+    try {
+      g = std::make_unique<Generator>(a.o);
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));   // queued for a turn
+  a.clock->sleep_ns(4'000'000'000);                              // TTL - margin is 2.4 s
+  std::this_thread::sleep_for(std::chrono::milliseconds(2200));  // keepalives every 1 s
+  turns.clear();
+  claimant.join();
+  REQUIRE(failed == "");
+  REQUIRE(g);
+  CHECK(g->status().lease_state == LeaseState::kHeld);
+  CHECK(g->next_id() > 0);
 }
 
 TEST_CASE("etcd genesis: a claim on a prefix wiped under a live holder starts above the fence",

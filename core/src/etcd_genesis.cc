@@ -51,8 +51,9 @@ Genesis parsed(const std::string& prefix, const std::string& value) {
   return g;
 }
 
-// Whether etcd lists a holder lease of `prefix`: a process whose slots were claimed under
-// an earlier genesis may be minting. A list we cannot read says so too.
+// Whether etcd lists a holder lease of `prefix` (a process lease tagged with it, granted only
+// after its process saw a genesis): a process whose slots were claimed under an earlier
+// genesis may be minting. A list we cannot read says so too.
 bool holder_listed(const Send& send, const std::string& prefix) {
   try {
     const json reply = send("/v3/lease/leases", json::object());
@@ -106,35 +107,7 @@ bool is_holder_lease(int64_t id, const std::string& prefix) {
   return id > 0 && (static_cast<uint64_t>(id) >> 32) == prefix_tag(prefix);
 }
 
-void GenesisWatch::adopt(const Genesis& g, const Send& send, const std::string& prefix,
-                         int64_t ttl_s) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (adopted_ == g.value) return;
-    if (!adopted_.empty()) throw GenesisMoved(moved_text(prefix, g.value, true, adopted_));
-  }
-  {
-    std::lock_guard<std::mutex> lock(grant_mu_);
-    for (int attempt = 0; holder_lease_.load(std::memory_order_acquire) == 0; ++attempt) {
-      const int64_t id = holder_lease_id(prefix, static_cast<uint32_t>(random_u64()));
-      try {
-        const json r =
-            send("/v3/lease/grant", {{"TTL", std::to_string(ttl_s)}, {"ID", std::to_string(id)}});
-        if (i64(r, "TTL") <= 0)
-          throw Refused("the holder lease grant answered without TTL: " + r.dump().substr(0, 200));
-        holder_lease_.store(id, std::memory_order_release);
-      } catch (const Refused& e) {
-        // 2^32 IDs per prefix: a collision is rare, three in a row another fault.
-        if (attempt >= 2 || std::string(e.what()).find("lease already exists") == std::string::npos)
-          throw;
-      }
-    }
-  }
-  // The genesis again, now that etcd lists the holder lease: a wipe before this read shows
-  // here; one after it finds the holder lease and fences.
-  std::string found;
-  const bool exists = first_value(send("/v3/kv/range", genesis_range(prefix)), &found);
-  if (!exists || found != g.value) throw GenesisMoved(moved_text(prefix, found, exists, g.value));
+void GenesisWatch::adopt(const Genesis& g, const std::string& prefix) {
   std::lock_guard<std::mutex> lock(mu_);
   if (adopted_.empty()) adopted_ = g.value;
   if (adopted_ != g.value) throw GenesisMoved(moved_text(prefix, g.value, true, adopted_));
@@ -155,21 +128,13 @@ GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
   Check c;
   const std::string want = adopted();
   if (want.empty()) return c;  // no slot claimed under any genesis yet
-  const int64_t holder = holder_lease_.load(std::memory_order_acquire);
   std::string found;
   bool exists = false;
   try {
-    const json k = http.post("/v3/lease/keepalive", {{"ID", std::to_string(holder)}}, timeout_ms);
-    if (i64(k.value("result", json::object()), "TTL") <= 0) {
-      c.outcome = Check::kLost;
-      c.why = "etcd reports the holder lease " + std::to_string(holder) +
-              " expired; the slot may belong to another process now";
-      return c;
-    }
     exists = first_value(http.post("/v3/kv/range", genesis_range(prefix), timeout_ms), &found);
   } catch (const std::exception& e) {
     c.outcome = Check::kUnreadable;
-    c.why = std::string("holder lease keepalive or genesis read failed: ") + e.what();
+    c.why = std::string("genesis read failed: ") + e.what();
     return c;
   }
   if (exists && found == want) {
@@ -181,47 +146,48 @@ GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
   return c;
 }
 
-void GenesisWatch::revoke(Http& http, long timeout_ms) noexcept {
-  const int64_t holder = holder_lease_.load(std::memory_order_acquire);
-  if (holder == 0) return;
-  try {
-    http.post("/v3/lease/revoke", {{"ID", std::to_string(holder)}}, timeout_ms);
-  } catch (...) {
-  }
+Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
+  const bool fence = holder_listed(send, prefix);
+  char nonce[17];
+  std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
+  const int64_t fence_ms = fence ? now_ms + ttl_s * 1000 + 2 * MarkKeeper::kAheadMs : 0;
+  std::string value =
+      std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
+  const std::string key = genesis_key(prefix);
+  const json txn = {
+      {"compare", json::array({{{"key", b64(key)},
+                                {"target", "CREATE"},
+                                {"result", "EQUAL"},
+                                {"create_revision", "0"}}})},
+      {"success", json::array({{{"request_put", {{"key", b64(key)}, {"value", b64(value)}}}}})},
+      {"failure", json::array({{{"request_range", genesis_range(prefix)}}})}};
+  const json reply = send("/v3/kv/txn", txn);
+  const json& succeeded = field(reply, "succeeded");
+  // Else another claimant created it first: theirs is the prefix's.
+  if (!(succeeded.is_boolean() && succeeded.get<bool>()) &&
+      !first_value(field(item(field(reply, "responses"), 0), "response_range"), &value))
+    throw Refused("the genesis key " + key + " could neither be created nor read");
+  return parsed(prefix, value);
+}
+
+Genesis ensure_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
+  std::string value;
+  if (first_value(send("/v3/kv/range", genesis_range(prefix)), &value))
+    return parsed(prefix, value);
+  return create_genesis(send, prefix, ttl_s, now_ms);
 }
 
 Genesis claim_genesis(const json& claim_reply, size_t index, const Send& send,
                       const std::string& prefix, int64_t ttl_s, int64_t now_ms,
                       GenesisWatch& watch) {
   std::string value;
-  Genesis g;
   // A reply that does not show the genesis is read as "none": creating it is a compare-
   // and-swap whose answer, unlike a reply that says nothing, is never a guess.
-  if (first_value(field(item(field(claim_reply, "responses"), index), "response_range"), &value)) {
-    g = parsed(prefix, value);
-  } else {
-    const bool fence = holder_listed(send, prefix);
-    char nonce[17];
-    std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
-    const int64_t fence_ms = fence ? now_ms + ttl_s * 1000 + 2 * MarkKeeper::kAheadMs : 0;
-    value = std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
-    const std::string key = genesis_key(prefix);
-    const json txn = {
-        {"compare", json::array({{{"key", b64(key)},
-                                  {"target", "CREATE"},
-                                  {"result", "EQUAL"},
-                                  {"create_revision", "0"}}})},
-        {"success", json::array({{{"request_put", {{"key", b64(key)}, {"value", b64(value)}}}}})},
-        {"failure", json::array({{{"request_range", genesis_range(prefix)}}})}};
-    const json reply = send("/v3/kv/txn", txn);
-    const json& succeeded = field(reply, "succeeded");
-    // Else another claimant created it first: theirs is the prefix's.
-    if (!(succeeded.is_boolean() && succeeded.get<bool>()) &&
-        !first_value(field(item(field(reply, "responses"), 0), "response_range"), &value))
-      throw Refused("the genesis key " + key + " could neither be created nor read");
-    g = parsed(prefix, value);
-  }
-  watch.adopt(g, send, prefix, ttl_s);
+  const Genesis g =
+      first_value(field(item(field(claim_reply, "responses"), index), "response_range"), &value)
+          ? parsed(prefix, value)
+          : create_genesis(send, prefix, ttl_s, now_ms);
+  watch.adopt(g, prefix);
   return g;
 }
 

@@ -5,29 +5,31 @@
 // they held have no marks. Only built with etcd support. Internal.
 //
 //   <prefix>/genesis  unleased: "<nonce, 16 hex digits> <created Unix ms> <fence Unix ms>",
-//                     created by the first claim on the prefix (compare create_revision ==
-//                     0), never written again.
-//   holder lease:     a process lease whose slots were claimed under a genesis also holds a
-//                     keyless etcd lease whose ID carries a tag of the prefix
-//                     (holder_lease_id), granted before its first slot mints and kept
-//                     alive with it. Leases survive a wipe of keys: they say "a holder of
-//                     this prefix may be minting".
-//   holders:          the process lease's deadline moves only when, after its keepalive,
-//                     the holder lease's keepalive succeeds and a read of the genesis (one
-//                     range per process and store per keepalive period, not per generator)
-//                     finds the value its claims adopted; a genesis changed or gone makes
-//                     every slot of the process lost at once. So after a wipe at t_w no
-//                     holder mints past t_w + TTL - margin, most stop within TTL/3.
+//                     created by the first lease grant on the prefix (or a claim after a
+//                     wipe; compare create_revision == 0), never written again.
+//   holder lease:     the process lease (etcd_process_lease.hpp) is granted with an ID of
+//                     our own choosing that carries a tag of the prefix (holder_lease_id),
+//                     and only after its process read the genesis or created it: so etcd
+//                     lists a lease tagged with the prefix only once the prefix has had a
+//                     genesis. Leases survive a wipe of keys: they say "a holder of this
+//                     prefix may be minting". A claim's transaction, sent on that lease after
+//                     the grant, reads the genesis its slot is under: a wipe is either seen
+//                     there or happens while etcd lists the lease.
+//   holders:          the process lease's deadline moves only when, after its keepalive, a
+//                     read of the genesis (one range per process and store per keepalive
+//                     period, not per generator) finds the value its claims adopted; a
+//                     genesis changed or gone makes every slot of the process lost at once.
+//                     So after a wipe at t_w no holder mints past t_w + TTL - margin, most
+//                     stop within TTL/3.
 //   claims:           a claim reads the genesis in its claim transaction; finding none, it
 //                     creates one, with a fence of now + TTL + 2 s when etcd lists a holder
 //                     lease of the prefix (the old holders' deadline, plus how far their
 //                     persisted marks ran ahead of their clocks while writes succeeded), 0
 //                     otherwise: a new prefix costs nothing, even to a fleet starting at
-//                     once (no holder lease exists before a genesis does). A claim starts
+//                     once (no tagged lease exists before a genesis does). A claim starts
 //                     above its genesis's fence when its slot's mark is lower.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -58,8 +60,8 @@ bool parse_genesis(const std::string& value, Genesis* out);
 /// The request_range op that reads the genesis (claim transactions add it).
 nlohmann::json genesis_range(const std::string& prefix);
 
-/// A holder lease ID for `prefix`: a 31-bit tag of the prefix in the high half, `low` in
-/// the low one. Positive, never 0.
+/// A holder lease ID for `prefix` (the ID a process lease asks etcd for): a 31-bit tag of
+/// the prefix in the high half, `low` in the low one. Positive, never 0.
 int64_t holder_lease_id(const std::string& prefix, uint32_t low);
 /// True when `id` carries the holder tag of `prefix`.
 bool is_holder_lease(int64_t id, const std::string& prefix);
@@ -73,15 +75,12 @@ struct GenesisMoved : std::runtime_error {
 /// One request of the claim protocol (ProcessLease::send in a claim turn).
 using Send = std::function<nlohmann::json(const std::string& path, const nlohmann::json& body)>;
 
-/// The genesis the slots of one process lease were claimed under, and the holder lease.
+/// The genesis the slots of one process lease were claimed under.
 class GenesisWatch {
  public:
-  /// Makes `g` the genesis of this process lease's slots: its first claim grants the holder
-  /// lease (through `send`, TTL `ttl_s`), then reads the genesis again, so that a wipe is
-  /// either seen here or happens while etcd lists the holder lease. Throws GenesisMoved
-  /// when the lease's slots are under another genesis or it changed meanwhile, and what
-  /// `send` throws.
-  void adopt(const Genesis& g, const Send& send, const std::string& prefix, int64_t ttl_s);
+  /// Makes `g` (read or created by a claim sent on the lease) the genesis of this process
+  /// lease's slots. Throws GenesisMoved when they are under another one.
+  void adopt(const Genesis& g, const std::string& prefix);
   /// The adopted value ("" before the first claim).
   std::string adopted() const;
 
@@ -91,23 +90,23 @@ class GenesisWatch {
     std::string checked;  ///< the adopted value confirmed ("" when none was adopted)
     std::string why;      ///< kLost, kUnreadable: for the holders' reason
   };
-  /// After the process lease's keepalive: keeps the holder lease alive and reads the
-  /// genesis (no request before the first adoption). Transport and reply errors give
-  /// kUnreadable, never kConfirmed.
+  /// After the process lease's keepalive: reads the genesis (no request before the first
+  /// adoption). Transport and reply errors give kUnreadable, never kConfirmed.
   Check check(Http& http, const std::string& prefix, long timeout_ms) const;
   /// True while the adopted value is still `checked`: a check made before the first claim
   /// adopted its genesis confirms nothing for that claim.
   bool still(const std::string& checked) const;
-  /// Revokes the holder lease, if any (the process lease's end); errors ignored: it then
-  /// expires by its TTL.
-  void revoke(Http& http, long timeout_ms) noexcept;
 
  private:
   mutable std::mutex mu_;  // adopted_
   std::string adopted_;
-  std::mutex grant_mu_;  // one grant of the holder lease
-  std::atomic<int64_t> holder_lease_{0};
 };
+
+/// The prefix's genesis as read, or created when there is none (fenced when etcd lists a
+/// holder lease of the prefix): a process lease is granted only after this, so a prefix
+/// never had a tagged lease before it had a genesis. Throws Refused for a genesis that is
+/// not one, and what `send` throws.
+Genesis ensure_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms);
 
 /// The genesis a successful claim is under: read from `claim_reply.responses[index]`, or,
 /// when the reply shows none, created (fenced when etcd lists a holder lease of the

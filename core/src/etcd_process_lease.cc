@@ -1,13 +1,14 @@
 // One etcd lease per process and store (etcd_process_lease.hpp).
 //
-//   grant:     POST /v3/lease/grant {TTL}, once, by the first claimant of this process for
-//              the store; the others wait for it and share it.
+//   grant:     once, by the first claimant of this process for the store (the others wait
+//              for it and share it): the prefix's genesis read, or created when there is
+//              none (etcd_genesis.hpp), then POST /v3/lease/grant {TTL, ID}, the ID tagged
+//              with the prefix (a holder lease; chosen again when etcd has it already).
 //   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive,
-//              then, once a slot is held, the genesis check (etcd_genesis.hpp: the holder
-//              lease's keepalive, a read of <prefix>/genesis). All succeeding moves every
-//              holder's deadline to (send time + TTL - margin); a reply without TTL means
-//              etcd expired the lease, another genesis or none that the prefix was wiped or
-//              restored: every holder is lost.
+//              then, once a slot is held, a read of <prefix>/genesis. Both succeeding moves
+//              every holder's deadline to (keepalive send time + TTL - margin); a reply
+//              without TTL means etcd expired the lease, another genesis or none that the
+//              prefix was wiped or restored: every holder is lost.
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
 //   marks:     one thread sends the marks of this process's slots on the lease, up to 64
 //              in one POST /v3/kv/txn, each slot with its own compare (create_revision of
@@ -27,6 +28,7 @@
 #include "etcd_base64.hpp"
 #include "etcd_reply.hpp"
 #include "internal.hpp"
+#include "random_internal.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -123,7 +125,6 @@ ProcessLease::~ProcessLease() {
   if (id_ == 0 || failing_ || lost()) return;
   try {
     http_.post("/v3/lease/revoke", {{"ID", std::to_string(id_)}}, 1000);
-    genesis_.revoke(http_, 1000);  // only when the store answers: close() waits for each
   } catch (...) {
     // The lease expires by itself after its TTL.
   }
@@ -136,19 +137,38 @@ void ProcessLease::grant() {
   std::lock_guard<std::mutex> lock(grant_mu_);
   if (id_ != 0) return;
   if (grant_failures_.load(std::memory_order_acquire) != failures) throw Unreachable(grant_error_);
-  const int64_t sent = clock_->monotonic_ns();
+  const Send send = [this](const std::string& path, const nlohmann::json& body) {
+    return http_.post(path, body, request_ms_);
+  };
+  int64_t sent = 0, id = 0;
   nlohmann::json g;
   try {
-    g = http_.post("/v3/lease/grant", {{"TTL", std::to_string(cfg_.ttl_s)}}, request_ms_);
+    // The genesis first: a lease tagged with the prefix then says a genesis existed, and a
+    // claim creating the next one after a wipe fences (etcd_genesis.hpp).
+    ensure_genesis(send, cfg_.prefix, cfg_.ttl_s,
+                   std::max<int64_t>(0, floor_div(clock_->wall_ns(), kNsPerMs)));
+    for (int attempt = 0;; ++attempt) {
+      id = holder_lease_id(cfg_.prefix, static_cast<uint32_t>(system_random_u48()));
+      sent = clock_->monotonic_ns();
+      try {
+        g = send("/v3/lease/grant",
+                 {{"TTL", std::to_string(cfg_.ttl_s)}, {"ID", std::to_string(id)}});
+        break;
+      } catch (const Refused& e) {
+        // 2^32 IDs per prefix: a collision is rare, three in a row another fault.
+        if (attempt >= 2 || std::string(e.what()).find("lease already exists") == std::string::npos)
+          throw;
+      }
+    }
   } catch (const std::exception& e) {
     grant_error_ = e.what();
     grant_failures_.fetch_add(1, std::memory_order_acq_rel);
     throw;
   }
-  const int64_t id = i64(g, "ID");
   const int64_t ttl = i64(g, "TTL");
-  if (id == 0 || ttl <= 0)
-    throw Refused("lease grant answered without ID/TTL: " + g.dump().substr(0, 200));
+  if (i64(g, "ID") != id || ttl <= 0)
+    throw Refused("lease grant of ID " + std::to_string(id) +
+                  " answered without it or TTL: " + g.dump().substr(0, 200));
   {
     std::lock_guard<std::mutex> state(mu_);
     deadline_ = deadline_after(sent, ttl);
@@ -190,9 +210,10 @@ ProcessLease::RequestTurn::RequestTurn(ProcessLease& lease, const std::atomic<ui
 }
 
 nlohmann::json ProcessLease::send(Http& http, const std::string& path, const nlohmann::json& body,
-                                  long timeout_ms, const std::atomic<uint64_t>* cancel,
-                                  bool ahead) {
+                                  long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead,
+                                  int64_t* turn_at) {
   const RequestTurn turn(*this, cancel, ahead);
+  if (turn_at) *turn_at = clock_->monotonic_ns();
   const uint64_t gen = cancel->load(std::memory_order_acquire);
   try {
     return http.post(path, body, timeout_ms);
@@ -274,7 +295,8 @@ bool ProcessLease::keepalive_once() {
     failure = std::string("keepalive failed: ") + e.what();
   }
   // Only a keepalive followed by a read of the genesis the slots were claimed under moves
-  // their deadlines: after a wipe, none moves past TTL - margin (etcd_genesis.hpp).
+  // their deadlines: after a wipe, none moves past TTL - margin (etcd_genesis.hpp). Two
+  // requests a round: the lease itself carries the prefix's holder tag.
   GenesisWatch::Check genesis;
   if (failure.empty() && ttl > 0) {
     genesis = genesis_.check(keepalive_http_, cfg_.prefix, request_ms_);

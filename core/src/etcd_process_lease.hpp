@@ -47,8 +47,9 @@ class ProcessLease {
  public:
   /// The live lease of this process for `config` (its endpoints, prefix, TTL and
   /// credentials) and `clock`, granted now if there is none (or it was lost, or was
-  /// inherited across fork(): a child never uses its parent's lease). Throws what the grant
-  /// request throws (Unreachable, Refused).
+  /// inherited across fork(): a child never uses its parent's lease), after the prefix's
+  /// genesis was read or created, with an ID tagged with the prefix (holder_lease_id,
+  /// etcd_genesis.hpp). Throws what those requests throw (Unreachable, Refused).
   static std::shared_ptr<ProcessLease> acquire(const EtcdConfig& config,
                                                const std::shared_ptr<Clock>& clock);
 
@@ -117,9 +118,11 @@ class ProcessLease {
     ProcessLease& lease_;
   };
   /// One request in a turn: `http.post(path, body, timeout_ms)`, whose Unreachable (not a
-  /// cancellation) also fails the requests waiting for a turn.
+  /// cancellation) also fails the requests waiting for a turn. `*turn_at` (when given): the
+  /// clock's monotonic_ns once the turn came, just before the request went out.
   nlohmann::json send(Http& http, const std::string& path, const nlohmann::json& body,
-                      long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead = false);
+                      long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead = false,
+                      int64_t* turn_at = nullptr);
   static constexpr int kRequestsInFlight = 8;
   /// Wakes the requests waiting for a turn or a mark write, so that one whose caller was
   /// cancelled gives up.

@@ -247,26 +247,29 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
       // Unique to this attempt, so that an answer can tell our own key from anyone's.
       const std::string value = holder + " claim " + std::to_string(rng());
       // The genesis is read by both branches: success[2], failure[3] (etcd_genesis.hpp).
-      const json txn = {{"compare", json::array({{{"key", b64(key)},
-                                                  {"target", "CREATE"},
-                                                  {"result", "EQUAL"},
-                                                  {"create_revision", "0"}}})},
-                        {"success", json::array({{{"request_put",
-                                                   {{"key", b64(key)},
-                                                    {"value", b64(value)},
-                                                    {"lease", std::to_string(shared_->id())}}}},
-                                                 {{"request_range", {{"key", b64(mark_key)}}}},
-                                                 {{"request_range", etcd::genesis_range(cfg_.prefix)}}})},
-                        {"failure", json::array({{{"request_range", created_since(seen)}},
-                                                 {{"request_range", {{"key", b64(key)}}}},
-                                                 {{"request_range", {{"key", b64(mark_key)}}}},
-                                                 {{"request_range", etcd::genesis_range(cfg_.prefix)}}})}};
+      const json txn = {
+          {"compare", json::array({{{"key", b64(key)},
+                                    {"target", "CREATE"},
+                                    {"result", "EQUAL"},
+                                    {"create_revision", "0"}}})},
+          {"success", json::array({{{"request_put",
+                                     {{"key", b64(key)},
+                                      {"value", b64(value)},
+                                      {"lease", std::to_string(shared_->id())}}}},
+                                   {{"request_range", {{"key", b64(mark_key)}}}},
+                                   {{"request_range", etcd::genesis_range(cfg_.prefix)}}})},
+          {"failure", json::array({{{"request_range", created_since(seen)}},
+                                   {{"request_range", {{"key", b64(key)}}}},
+                                   {{"request_range", {{"key", b64(mark_key)}}}},
+                                   {{"request_range", etcd::genesis_range(cfg_.prefix)}}})}};
       etcd::ClaimReply got;
       json reply;
-      const int64_t sent = clock_->monotonic_ns();
+      // When the claim went out, not when it queued for a turn: in a storm the wait can pass
+      // TTL - margin, and a deadline from before it refused the slot's first ids.
+      int64_t sent = 0;
       size_t genesis_at = 2;
       try {
-        reply = shared_->send(http_, "/v3/kv/txn", txn, request_ms_, &cancel_gen_);
+        reply = shared_->send(http_, "/v3/kv/txn", txn, request_ms_, &cancel_gen_, false, &sent);
         got = etcd::read_claim_reply(reply);
         if (!got.succeeded) {
           got = applied_before(reply, value);

@@ -78,7 +78,9 @@ class TtlOutOfRange(unittest.TestCase):
     def test_huge_granted_ttl_is_not_believed(self):
         # The core asked for the spec's TTL: a larger grant is capped to it (the local
         # deadline stays conservative), with no overflow on the way.
-        fake = FakeEtcd({"/v3/lease/grant": lambda b: {"ID": "5", "TTL": "99999999999"}})
+        # The ID asked for is granted (it carries the prefix's holder tag).
+        fake = FakeEtcd({"/v3/lease/grant": lambda b: {"ID": b.get("ID", "5"),
+                                                       "TTL": "99999999999"}})
         self.addCleanup(fake.close)
         code, out, err = mint(fake.endpoint)
         self.assertNotIn("runtime error", err)

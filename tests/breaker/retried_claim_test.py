@@ -49,8 +49,11 @@ class RetriedClaim(unittest.TestCase):
         def forward(path):
             def reply(body):
                 answer = post(path, body)
+                # A slot's claim, not the genesis's creation (also create_revision == 0).
                 claim = path == "/v3/kv/txn" and any(
-                    c.get("create_revision") == "0" for c in body.get("compare", []))
+                    c.get("create_revision") == "0" and
+                    b"/slots/" in base64.b64decode(c.get("key", ""))
+                    for c in body.get("compare", []))
                 if claim and not timed_out:
                     timed_out.append(answer.get("succeeded", False))
                     return (503, TIMED_OUT)
