@@ -322,6 +322,19 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
         }
         throw;
       }
+      if (fence_ms > layout.max_timestamp_ms()) {
+        // Not a fence any claim writes (now + TTL + 2 s): started above it, the first mark
+        // would persist the window's last millisecond and ruin the slot for good.
+        try {
+          give_back(key, got.revision);
+        } catch (...) {
+        }
+        throw Error(ErrorKind::kNodeIdUnavailable,
+                    quoted + ": the genesis key " + etcd::genesis_key(cfg_.prefix) +
+                        " holds the fence " + std::to_string(fence_ms) +
+                        ", past the last millisecond of layout " + layout.to_string() +
+                        ": no slot under it can mint (delete the key while no holder lives)");
+      }
       node_id_ = slot;
       slot_key_ = key;
       mark_key_ = mark_key;
