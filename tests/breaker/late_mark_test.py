@@ -31,8 +31,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fake_etcd import FakeEtcd  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.environ.get("SNOWFLEET_BUILD", os.path.join(ROOT, "out/b"))
-WORKER = os.path.join(BUILD, "tests/fleet_worker")
+WORKER = os.environ.get("FLEET_WORKER", os.path.join(ROOT, "out/b/tests/fleet_worker"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
 TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
              "code": 14}
