@@ -2,8 +2,9 @@
 //
 //   grant:     POST /v3/lease/grant {TTL}, once, by the first claimant of this process for
 //              the store; the others wait for it and share it.
-//   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive,
-//              then, once a slot is held, the genesis check (etcd_genesis.hpp: the holder
+//   keepalive: one thread, a round every TTL/3 from the start of the last one (250 ms
+//              after a failure): POST /v3/lease/keepalive, then, once a slot is held,
+//              the genesis check (etcd_genesis.hpp: the holder
 //              lease's keepalive, a read of <prefix>/genesis). All succeeding moves every
 //              holder's deadline to (send time + TTL - margin); a reply without TTL means
 //              etcd expired the lease, another genesis or none that the prefix was wiped or
@@ -237,16 +238,22 @@ void ProcessLease::detach(LeaseHolder* holder) {
 
 void ProcessLease::keepalive_loop() {
   const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
-  auto wait = period;
+  auto next = std::chrono::steady_clock::now() + period;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, wait, [this] { return stop_ || lost(); })) return;
+      if (cv_.wait_until(lock, next, [this] { return stop_ || lost(); })) return;
     }
+    // A period after this round starts, not after it ends: a round is three requests in a
+    // row (keepalive, holder lease, genesis), and at TTL 2 over a 200 ms link, waiting a
+    // period after them let the deadline (this round's send + TTL - margin) lapse before
+    // the next round confirmed.
+    const auto started = std::chrono::steady_clock::now();
     if (!keepalive_once()) return;
     // Keep trying faster after a failure: the deadline decides when minting stops.
-    wait = failing_ ? std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250))
-                    : period;
+    next = started + (failing_ ? std::min<std::chrono::milliseconds>(
+                                     period, std::chrono::milliseconds(250))
+                               : period);
   }
 }
 
