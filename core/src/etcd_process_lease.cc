@@ -251,9 +251,9 @@ void ProcessLease::keepalive_loop() {
     const auto started = std::chrono::steady_clock::now();
     if (!keepalive_once()) return;
     // Keep trying faster after a failure: the deadline decides when minting stops.
-    next = started + (failing_ ? std::min<std::chrono::milliseconds>(
-                                     period, std::chrono::milliseconds(250))
-                               : period);
+    next = started +
+           (failing_ ? std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250))
+                     : period);
   }
 }
 
@@ -437,9 +437,10 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
           again.push_back(batch[i]);
         }
         if (again.size() == batch.size() && !moved)
-          failed = "the mark transaction failed, yet every slot key and mark in it is as "
-                   "expected: " +
-                   reply.dump().substr(0, 200);
+          failed =
+              "the mark transaction failed, yet every slot key and mark in it is as "
+              "expected: " +
+              reply.dump().substr(0, 200);
       }
     } catch (const Unreachable& e) {
       failed = e.what();
