@@ -224,6 +224,18 @@ TEST_CASE("etcd specs: a misspelled option's value is shown nowhere", "[node-sou
 #endif
 }
 
+TEST_CASE("etcd specs: an option given twice is refused, naming it", "[node-source]") {
+  // Each was accepted, the last value silently winning: `node=3&node=5` claimed slot 5.
+  for (const std::string q : {"ttl=2&ttl=30", "node=3&node=5", "tls=1&tls=0", "cacert=/a&cacert=/b",
+                              "cert=/a&key=/k&cert=/b", "user=a&password_file=/p&user=b"}) {
+    INFO(q);
+    const Error e = error_of([&] { detail::parse_etcd_spec("etcd://h:1/p?" + q, Layout()); });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    const std::string k = q.substr(q.rfind('&') + 1, q.rfind('=') - q.rfind('&') - 1);
+    CHECK(std::string(e.what()).find("option '" + k + "' is given twice") != std::string::npos);
+  }
+}
+
 TEST_CASE("etcd specs: malformed endpoint lists name the endpoint", "[node-source]") {
   const auto message = [](const std::string& spec) {
     const Error e = error_of([&] { detail::parse_etcd_spec(spec, Layout()); });

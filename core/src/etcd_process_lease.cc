@@ -4,16 +4,17 @@
 //              for it and share it): the prefix's genesis read, or created when there is
 //              none (etcd_genesis.hpp), then POST /v3/lease/grant {TTL, ID}, the ID tagged
 //              with the prefix (a holder lease; chosen again when etcd has it already).
-//   keepalive: one thread, every TTL/3 (250 ms after a failure): POST /v3/lease/keepalive,
-//              then, once a slot is held, a read of <prefix>/genesis. Both succeeding moves
-//              every holder's deadline to (keepalive send time + TTL - margin); a reply
-//              without TTL means etcd expired the lease, another genesis or none that the
-//              prefix was wiped or restored: every holder is lost.
+//   keepalive: one thread, a round every TTL/3 from the start of the last one (250 ms
+//              after a failure): POST /v3/lease/keepalive, then, once a slot is held, a
+//              read of <prefix>/genesis. Both succeeding moves every holder's deadline to
+//              (keepalive send time + TTL - margin); a reply without TTL means etcd expired
+//              the lease, another genesis or none that the prefix was wiped or restored:
+//              every holder is lost.
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
 //   marks:     one thread sends the marks of this process's slots on the lease, up to 64
-//              in one POST /v3/kv/txn, each slot with its own compare (create_revision of
-//              its slot key); the failure branch reads the slot keys, so a slot no longer
-//              ours is told so and the others are sent again.
+//              in one POST /v3/kv/txn, each slot with its own compares (create_revision of
+//              its slot key, mod_revision of its mark key); the failure branch reads both,
+//              so a slot no longer ours is told so and the others are sent again.
 #include "etcd_process_lease.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
@@ -258,16 +259,22 @@ void ProcessLease::detach(LeaseHolder* holder) {
 
 void ProcessLease::keepalive_loop() {
   const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
-  auto wait = period;
+  auto next = std::chrono::steady_clock::now() + period;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (cv_.wait_for(lock, wait, [this] { return stop_ || lost(); })) return;
+      if (cv_.wait_until(lock, next, [this] { return stop_ || lost(); })) return;
     }
+    // A period after this round starts, not after it ends: a round is requests in a row
+    // (keepalive, genesis read), and at TTL 2 over a 200 ms link, waiting a period after
+    // them let the deadline (this round's send + TTL - margin) lapse before the next
+    // round confirmed.
+    const auto started = std::chrono::steady_clock::now();
     if (!keepalive_once()) return;
     // Keep trying faster after a failure: the deadline decides when minting stops.
-    wait = failing_ ? std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250))
-                    : period;
+    next = started +
+           (failing_ ? std::min<std::chrono::milliseconds>(period, std::chrono::milliseconds(250))
+                     : period);
   }
 }
 
@@ -407,10 +414,18 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
                          {"target", "CREATE"},
                          {"result", "EQUAL"},
                          {"create_revision", std::to_string(w->create_revision)}});
+      // A copy of an earlier write that etcd applies after this one must not land: it
+      // would put the mark back below ids issued since (the mark is what the slot's next
+      // holder starts above).
+      compare.push_back({{"key", b64(w->mark_key)},
+                         {"target", "MOD"},
+                         {"result", "EQUAL"},
+                         {"mod_revision", std::to_string(w->mark_revision)}});
       success.push_back(
           {{"request_put",
             {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
       failure.push_back({{"request_range", {{"key", b64(w->slot_key)}, {"keys_only", true}}}});
+      failure.push_back({{"request_range", {{"key", b64(w->mark_key)}, {"keys_only", true}}}});
     }
     std::vector<std::shared_ptr<MarkWrite>> again;
     std::string failed;
@@ -420,17 +435,34 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
                               {{"compare", compare}, {"success", success}, {"failure", failure}},
                               request_ms_, &cancel_gen_, true);
       succeeded = reply.value("succeeded", false);
-      if (!succeeded) {
-        // Which compares failed: each slot key as it is in the failing revision.
+      if (succeeded) {
+        const int64_t landed = i64(field(reply, "header"), "revision");
+        for (const auto& w : batch) w->mark_revision = landed;
+      } else {
+        // Which compares failed: each slot key and mark key as they are in the failing
+        // revision. A mark key that moved was moved by an earlier write of this slot (only
+        // the slot key's holder writes it) that etcd applied after we stopped waiting: this
+        // later write goes again, over it.
         const json& responses = field(reply, "responses");
+        const auto kv_at = [&](size_t i) {
+          return item(field(field(item(responses, i), "response_range"), "kvs"), 0);
+        };
+        bool moved = false;
         for (size_t i = 0; i < batch.size(); ++i) {
-          const json& kv = item(field(field(item(responses, i), "response_range"), "kvs"), 0);
-          const int64_t created = kv.is_object() ? i64(kv, "create_revision") : 0;
-          if (created == batch[i]->create_revision) again.push_back(batch[i]);
+          const json& slot = kv_at(2 * i);
+          const int64_t created = slot.is_object() ? i64(slot, "create_revision") : 0;
+          if (created != batch[i]->create_revision) continue;
+          const json& mark = kv_at(2 * i + 1);
+          const int64_t modified = mark.is_object() ? i64(mark, "mod_revision") : 0;
+          moved = moved || modified != batch[i]->mark_revision;
+          batch[i]->mark_revision = modified;
+          again.push_back(batch[i]);
         }
-        if (again.size() == batch.size())
-          failed = "the mark transaction failed, yet every slot key in it is still ours: " +
-                   reply.dump().substr(0, 200);
+        if (again.size() == batch.size() && !moved)
+          failed =
+              "the mark transaction failed, yet every slot key and mark in it is as "
+              "expected: " +
+              reply.dump().substr(0, 200);
       }
     } catch (const Unreachable& e) {
       failed = e.what();

@@ -134,6 +134,12 @@ class ProcessLease {
     std::string slot_key, mark_key;
     int64_t create_revision = 0;
     int64_t mark_ms = 0;
+    /// The mark key's mod_revision as the slot last knew it (0: no mark key). The put lands
+    /// only while the key is still at it, so a write etcd applies late (answered "request
+    /// timed out", or the copy a request left with a member that did not answer) fails
+    /// instead of overwriting a later mark with its lower one. Set to the revision the write
+    /// landed at, or to the one found when another of the slot's writes landed first.
+    int64_t mark_revision = 0;
     /// Someone waits for it (a minting thread, the claim, close()): sent at once. Else it
     /// may wait up to kMarkLinger for the marks of other slots to share its transaction.
     bool urgent = true;
@@ -144,14 +150,15 @@ class ProcessLease {
   };
   /// Persists `w` in one transaction with the marks of this process's other slots on this
   /// lease that are due now (at most kMarksPerTxn; one transaction in flight at a time, sent
-  /// by a thread of the lease, in a turn ahead of the claims). Each slot keeps its own compare on
-  /// its own slot key: when one fails, the transaction's failure branch reads every slot key, the
-  /// slots no longer ours come back kLost and the others are sent again at once. Returns the
+  /// by a thread of the lease, in a turn ahead of the claims). Each slot keeps its own compares, on
+  /// its own slot key and mark key (`mark_revision`): when one fails, the transaction's failure
+  /// branch reads every slot key and mark key, the slots no longer ours come back kLost and the
+  /// others are sent again at once (at the mark revision found). Returns the
   /// outcome (kWritten, kLost, kFailed with `w->why`); throws Unreachable when `*cancel` moves
   /// first (the write may still land: a higher mark is only more cautious).
   MarkWrite::Outcome write_mark(const std::shared_ptr<MarkWrite>& w,
                                 const std::atomic<uint64_t>* cancel);
-  /// Under etcd's default --max-txn-ops (128) for the compares, puts and failure reads.
+  /// Two compares and two failure reads per slot: etcd's default --max-txn-ops (128).
   static constexpr size_t kMarksPerTxn = 64;
   /// How long a write nobody waits for may wait for company: idle keepers write about
   /// every 500 ms each, so 100 ms gathers a process's idle writes into a few transactions

@@ -87,6 +87,7 @@ ClaimReply read_claim_reply(const json& reply) {
         "(the slot's mark could not be read)");
   const json& kvs = field(range, "kvs");
   if (kvs.is_array() && !kvs.empty()) {
+    r.mark_revision = i64(kvs[0], "mod_revision");
     const json& value = field(kvs[0], "value");
     const std::string v = value.is_string() ? unb64(value.get<std::string>()) : "";
     if (!parse_int64(v, &r.mark_ms, true) || r.mark_ms < -1) {

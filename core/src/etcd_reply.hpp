@@ -51,6 +51,7 @@ struct ClaimReply {
   bool mark_readable = true;  ///< false: the mark key holds something that is not a Unix ms
   int64_t mark_ms = -1;       ///< the slot's high-water mark, -1 when it has none
   std::string mark_text;      ///< the mark key's decoded value, when unreadable
+  int64_t mark_revision = 0;  ///< the mark key's mod_revision, 0 when it has none
 };
 
 /// Reads the reply to a claim transaction. A malformed reply throws Refused.

@@ -1,6 +1,7 @@
 // Parsing an "etcd://" node-source spec (node_source.hpp): pure text handling, built with
 // or without etcd support, fuzzed by tests/fuzz/node_source.cc.
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "node_source.hpp"
@@ -122,12 +123,17 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
   }
   pos = 0;
   bool after_password = false;  // the previous option was an inline password
+  std::set<std::string> given;  // a repeat would silently override (node=3&node=5: slot 5)
   while (!query.empty() && pos <= query.size()) {
     const auto amp = query.find('&', pos);
     const std::string kv =
         query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
     const auto eq = kv.find('=');
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    if ((k == "ttl" || k == "node" || k == "tls" || k == "cacert" || k == "cert" || k == "key" ||
+         k == "user") &&
+        !given.insert(k).second)
+      bad(quoted + ": option " + quote(k) + " is given twice");
     if (k == "ttl") {
       if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
         bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));

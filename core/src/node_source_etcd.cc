@@ -13,8 +13,10 @@
 //              revision; else read the held slots again, in the same request, and pick
 //              again. O(1) requests per claim, however many slots and claimants. A prefix
 //              without a genesis gets one (etcd_genesis.hpp: wiped prefixes fenced).
-//   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours, put
-//              <prefix>/marks/N. A holder that lost its slot can never move the mark. The
+//   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours and
+//              <prefix>/marks/N is at the mod_revision our last write left, put it. A holder
+//              that lost its slot can never move the mark, nor a write etcd applies late
+//              lower it. The
 //              marks of a process's slots on one lease share transactions (one compare
 //              and one put per slot; etcd_process_lease.hpp).
 //   release:   POST /v3/kv/txn: delete the slot key if it is still ours (the mark key has
@@ -323,10 +325,24 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
         }
         throw;
       }
+      if (fence_ms > layout.max_timestamp_ms()) {
+        // Not a fence any claim writes (now + TTL + 2 s): started above it, the first mark
+        // would persist the window's last millisecond and ruin the slot for good.
+        try {
+          give_back(key, got.revision);
+        } catch (...) {
+        }
+        throw Error(ErrorKind::kNodeIdUnavailable,
+                    quoted + ": the genesis key " + etcd::genesis_key(cfg_.prefix) +
+                        " holds the fence " + std::to_string(fence_ms) +
+                        ", past the last millisecond of layout " + layout.to_string() +
+                        ": no slot under it can mint (delete the key while no holder lives)");
+      }
       node_id_ = slot;
       slot_key_ = key;
       mark_key_ = mark_key;
       create_revision_ = got.revision;
+      mark_revision_ = got.mark_revision;
       claimed_mark_ms_ = std::max(got.mark_ms, fence_ms);
       mark_ms_.store(claimed_mark_ms_, std::memory_order_relaxed);
       where_ = cfg_.text + " slot " + std::to_string(slot) + " (lease " +
@@ -358,6 +374,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     w->mark_key = mark_key_;
     w->create_revision = create_revision_;
     w->mark_ms = mark_ms;
+    w->mark_revision = mark_revision_;
     w->urgent = urgent;
     const uint64_t gen = cancel_gen_.load(std::memory_order_acquire);
     ProcessLease::MarkWrite::Outcome outcome = ProcessLease::MarkWrite::kFailed;
@@ -365,6 +382,7 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
     try {
       outcome = shared_->write_mark(w, &cancel_gen_);
       failure = w->why;
+      mark_revision_ = w->mark_revision;  // settled: the mark thread is done with it
     } catch (const std::exception& e) {  // cancelled
       outcome = ProcessLease::MarkWrite::kFailed;
       failure = e.what();
@@ -454,6 +472,9 @@ class EtcdLease final : public NodeLease, private etcd::LeaseHolder {
   long request_ms_ = 1000;
   std::shared_ptr<ProcessLease> shared_;  // the etcd lease our slot key is attached to
   int64_t create_revision_ = 0;
+  // The mark key's mod_revision as of our last write or the claim (ProcessLease::MarkWrite);
+  // used by one mark write at a time (the keeper's thread, then close()).
+  int64_t mark_revision_ = 0;
   std::string slot_key_, mark_key_;
   std::atomic<int64_t> deadline_{INT64_MIN};
   std::mutex fence_mu_;  // deadline_ against lost, released_

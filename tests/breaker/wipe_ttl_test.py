@@ -1,0 +1,75 @@
+"""A prefix wiped while a holder with a longer TTL than the newcomer's cannot reach etcd
+(cut off: its keepalives and mark writes fail, so it mints on up to its persisted mark
+until its local deadline, TTL - margin after its last keepalive). The newcomer finds no
+genesis but the holder's tagged holder lease, and fences the genesis it creates at
+now + its own TTL + 2 s (core/src/etcd_genesis.cc, claim_genesis): with the holder at
+TTL 30 and the newcomer at TTL 2, the newcomer mints from 4 s after the wipe while the
+holder still mints for about 20 s more, on the same slot. The fence has to cover the
+longest TTL a holder of the prefix may have (etcd's /v3/lease/timetolive on the listed
+holder leases gives each one's granted TTL), not the claimant's.
+
+Not fixed here (etcd_genesis.* is being reworked): an expected failure.
+
+    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/wipe_ttl_test.py
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
+import fleet_test as ft  # noqa: E402  (Worker, Etcd)
+from fake_etcd import FakeEtcd  # noqa: E402
+
+UNAVAILABLE = {"error": "etcdserver: no leader", "message": "etcdserver: no leader", "code": 14}
+
+
+class WipeWithMixedTtls(unittest.TestCase):
+    @unittest.expectedFailure  # the fence uses the newcomer's TTL (see the docstring)
+    def test_a_cut_off_holder_with_a_longer_ttl_and_a_newcomer_mint_no_id_twice(self):
+        etcd = ft.Etcd()
+        etcd.start()
+        self.addCleanup(etcd.close)
+        cut = []
+
+        def forward(path):
+            def reply(body):
+                if cut:
+                    return (503, UNAVAILABLE)
+                req = urllib.request.Request(f"http://{etcd.endpoint}{path}",
+                                             data=json.dumps(body).encode(), method="POST")
+                return json.loads(urllib.request.urlopen(req, timeout=10).read())
+            return reply
+
+        link = FakeEtcd({p: forward(p) for p in (
+            "/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
+            "/v3/kv/range", "/v3/kv/txn")})
+        self.addCleanup(link.close)
+        holder = ft.Worker(f"etcd://{link.endpoint}/wipe?ttl=30&node=7", "--seconds", 12,
+                           "--burst", 64, "--pause-us", 2000, "--keep-going")
+        self.assertEqual(holder.node(), 7)
+        time.sleep(1.0)
+        cut.append(True)  # the holder's link to etcd fails from now on
+        subprocess.run(["etcdctl", "--endpoints", etcd.endpoint, "del", "--prefix", "wipe/"],
+                       check=True, capture_output=True)
+        newcomer = ft.Worker(f"etcd://{etcd.endpoint}/wipe?ttl=2&node=7", "--seconds", 10,
+                             "--burst", 64, "--pause-us", 2000, "--keep-going")
+        self.assertEqual(newcomer.node(), 7)
+        holder.finish()
+        newcomer.finish()
+        mine = set(holder.ids())
+        theirs = newcomer.ids()
+        twice = sum(1 for i in theirs if i in mine)
+        print(f"\n  holder (TTL 30, cut off) {len(mine):,} ids, newcomer (TTL 2) "
+              f"{len(theirs):,} ids, minted by both: {twice:,}", flush=True)
+        self.assertGreater(len(theirs), 0)
+        self.assertEqual(twice, 0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
