@@ -16,10 +16,13 @@
 namespace snowfleet_python {
 
 /// Raises the registered class for e.kind() (RuntimeError if snowfleet/_errors.py has not
-/// registered yet, i.e. only when _snowfleet is imported on its own). Needs the GIL.
+/// registered yet, i.e. only when _snowfleet is imported on its own). Needs the GIL. Runs
+/// no Python code: the instance is built by BaseException's C slots (args = (message,)),
+/// never by the class's __init__; ClockMovedBackwards gets drift_ms in its instance dict.
 void set_python_error(const snowfleet::Error& e);
 
-/// Installs {code: exception class}; every core kind must have an Exception subclass.
+/// Installs {code: exception class}; every core kind must have an Exception subclass that
+/// keeps BaseException's __new__.
 void register_error_classes(const pybind11::dict& by_code);
 
 /// Runs `body` (which returns a new reference) for a raw CPython method, where nothing may

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ast
 import pickle
+import sys
 from pathlib import Path
+from types import FrameType
+from typing import Callable, List, Type
 
 import pytest
 
@@ -66,6 +69,75 @@ def test_clock_moved_backwards_carries_drift_ms() -> None:
     clone = pickle.loads(pickle.dumps(exc))
     assert clone.drift_ms == 600 and str(clone) == str(exc)
     assert snowfleet.ClockMovedBackwards("x").drift_ms == 0
+
+
+def test_clock_moved_backwards_built_by_hand_keeps_its_fields() -> None:
+    exc = snowfleet.ClockMovedBackwards("m", 5)
+    assert str(exc) == "m" and exc.args == ("m",) and exc.drift_ms == 5
+    assert snowfleet.ClockMovedBackwards("m", drift_ms=7).drift_ms == 7
+    assert snowfleet.ClockMovedBackwards().args == ("",)
+    clone = pickle.loads(pickle.dumps(exc))
+    assert type(clone) is snowfleet.ClockMovedBackwards
+    assert str(clone) == "m" and clone.args == ("m",) and clone.drift_ms == 5
+
+
+def _rewound_generator() -> snowfleet.Generator:
+    """A generator whose second next_id() raises ClockMovedBackwards (600 ms behind)."""
+    gen = snowfleet.Generator(7, clock=ScriptedClock([EPOCH + 1000, (EPOCH + 400, 1, 1)]))
+    gen.next_id()
+    return gen
+
+
+def test_core_raised_clock_moved_backwards_looks_built_by_hand() -> None:
+    gen = _rewound_generator()
+    with pytest.raises(snowfleet.ClockMovedBackwards) as info:
+        gen.next_id()
+    exc = info.value
+    by_hand = snowfleet.ClockMovedBackwards(str(exc), 600)
+    assert exc.args == by_hand.args == (str(exc),)
+    assert vars(exc) == vars(by_hand) == {"drift_ms": 600}
+
+
+def _python_calls_raising(cls: Type[Exception], action: Callable[[], object]) -> List[str]:
+    """The Python functions entered while `action` runs and raises `cls`."""
+    calls: List[str] = []
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call":
+            calls.append(f"{frame.f_code.co_filename}:{frame.f_code.co_name}")
+
+    with pytest.raises(cls):
+        sys.setprofile(profile)
+        try:
+            action()
+        finally:
+            sys.setprofile(None)
+    return calls
+
+
+def test_raising_a_core_error_runs_no_python_code() -> None:
+    # The translator runs under C++ frames, possibly on a daemon thread at interpreter exit:
+    # Python code there may give up the GIL, and re-taking it after finalization started ends
+    # the thread with pthread_exit, whose unwind crashes the zig-built wheels (issue 14).
+    gen = _rewound_generator()
+    assert _python_calls_raising(snowfleet.ClockMovedBackwards, gen.next_id) == []
+    closed = snowfleet.Generator(7)
+    closed.close()
+    assert _python_calls_raising(snowfleet.GeneratorClosed, closed.next_id) == []
+
+
+def test_a_class_with_its_own_new_is_refused_and_changes_nothing() -> None:
+    class Odd(snowfleet.GeneratorClosed):
+        def __new__(cls, *args: object) -> "Odd":
+            return super().__new__(cls, *args)
+
+    with pytest.raises(TypeError, match="GENERATOR_CLOSED must not override __new__"):
+        _snowfleet._register_error_classes(dict(snowfleet.ERROR_CLASSES, GENERATOR_CLOSED=Odd))
+    gen = snowfleet.Generator(7)
+    gen.close()
+    with pytest.raises(snowfleet.GeneratorClosed) as info:
+        gen.next_id()
+    assert type(info.value) is snowfleet.GeneratorClosed
 
 
 def test_core_errors_map_to_their_class() -> None:
