@@ -89,11 +89,14 @@ TEST_CASE("etcd genesis: values and holder lease tags", "[fleet][etcd-offline]")
     CAPTURE(bad);
     CHECK_FALSE(parse_genesis(bad, &g));
   }
-  for (uint32_t low : {0u, 1u, 0xffffffffu}) {
-    const int64_t id = holder_lease_id("ids", low);
-    CHECK(id > 0);
-    CHECK(is_holder_lease(id, "ids"));
-    CHECK_FALSE(is_holder_lease(id, "ids2"));  // another prefix's tag (FNV-1a of each)
+  for (uint32_t random : {0u, 1u, 0xffffffffu}) {
+    for (int64_t ttl : {2, 30, 3600}) {
+      const int64_t id = holder_lease_id("ids", ttl, random);
+      CHECK(id > 0);
+      CHECK(is_holder_lease(id, "ids"));
+      CHECK_FALSE(is_holder_lease(id, "ids2"));  // another prefix's tag (FNV-1a of each)
+      CHECK(holder_lease_ttl_s(id) == ttl);      // the fence reads it from the lease list
+    }
   }
   CHECK_FALSE(is_holder_lease(0, "ids"));
   CHECK_FALSE(is_holder_lease(7587861231, "ids"));  // an ID etcd picks: no tag

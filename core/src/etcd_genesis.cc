@@ -2,6 +2,7 @@
 #if SNOWFLEET_HAVE_ETCD
 #include "etcd_genesis.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
@@ -51,21 +52,26 @@ Genesis parsed(const std::string& prefix, const std::string& value) {
   return g;
 }
 
-// Whether etcd lists a holder lease of `prefix` (a process lease tagged with it, granted only
-// after its process saw a genesis): a process whose slots were claimed under an earlier
-// genesis may be minting. A list we cannot read says so too.
-bool holder_listed(const Send& send, const std::string& prefix) {
-  try {
-    const json reply = send("/v3/lease/leases", json::object());
-    const json& leases = field(reply, "leases");
-    if (leases.is_null()) return false;  // etcd omits an empty list
-    if (!leases.is_array()) return true;
-    for (const json& l : leases)
-      if (is_holder_lease(i64(l, "ID"), prefix)) return true;
-    return false;
-  } catch (const std::exception&) {
-    return true;
+// The longest TTL (s) among the holder leases of `prefix` etcd lists (process leases tagged
+// with it, granted only after their process saw a genesis: one whose slots were claimed
+// under an earlier genesis may be minting until that TTL runs out), 0 when none is listed.
+// A list that cannot be read or understood throws: fencing by a guessed TTL would either
+// miss a holder or stall the prefix for the longest TTL allowed.
+int64_t longest_holder_ttl_s(const Send& send, const std::string& prefix) {
+  const json reply = send("/v3/lease/leases", json::object());
+  const json& leases = field(reply, "leases");
+  if (leases.is_null()) return 0;  // etcd omits an empty list
+  if (!leases.is_array())
+    throw Refused(
+        "the lease list (/v3/lease/leases) is not a list: cannot tell whether the "
+        "prefix " +
+        prefix + " has live holders");
+  int64_t longest = 0;
+  for (const json& l : leases) {
+    const int64_t id = i64(l, "ID");
+    if (is_holder_lease(id, prefix)) longest = std::max(longest, holder_lease_ttl_s(id));
   }
+  return longest;
 }
 
 std::string moved_text(const std::string& prefix, const std::string& found, bool exists,
@@ -99,9 +105,12 @@ bool parse_genesis(const std::string& value, Genesis* out) {
 
 json genesis_range(const std::string& prefix) { return {{"key", b64(genesis_key(prefix))}}; }
 
-int64_t holder_lease_id(const std::string& prefix, uint32_t low) {
-  return static_cast<int64_t>((prefix_tag(prefix) << 32) | low);
+int64_t holder_lease_id(const std::string& prefix, int64_t ttl_s, uint32_t random) {
+  const uint64_t ttl = static_cast<uint64_t>(std::clamp<int64_t>(ttl_s, 0, 0xfff));
+  return static_cast<int64_t>((prefix_tag(prefix) << 32) | (ttl << 20) | (random & 0xfffffu));
 }
+
+int64_t holder_lease_ttl_s(int64_t id) { return (static_cast<uint64_t>(id) >> 20) & 0xfff; }
 
 bool is_holder_lease(int64_t id, const std::string& prefix) {
   return id > 0 && (static_cast<uint64_t>(id) >> 32) == prefix_tag(prefix);
@@ -147,10 +156,12 @@ GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
 }
 
 Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
-  const bool fence = holder_listed(send, prefix);
+  const int64_t held_ttl_s = longest_holder_ttl_s(send, prefix);
   char nonce[17];
   std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
-  const int64_t fence_ms = fence ? now_ms + ttl_s * 1000 + 2 * MarkKeeper::kAheadMs : 0;
+  // Past the deadline of every holder that may be minting (their TTL, ours if longer).
+  const int64_t fence_ms =
+      held_ttl_s > 0 ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
   std::string value =
       std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
   const std::string key = genesis_key(prefix);

@@ -61,10 +61,15 @@ bool parse_genesis(const std::string& value, Genesis* out);
 nlohmann::json genesis_range(const std::string& prefix);
 
 /// A holder lease ID for `prefix` (the ID a process lease asks etcd for): a 31-bit tag of
-/// the prefix in the high half, `low` in the low one. Positive, never 0.
-int64_t holder_lease_id(const std::string& prefix, uint32_t low);
+/// the prefix in the high half; in the low one the lease's TTL (12 bits: the spec allows
+/// 2..3600 s) above 20 bits of `random`. Positive, never 0. The TTL is in the ID so that a
+/// claim re-creating a wiped prefix's genesis fences past the longest holder's deadline
+/// from the lease list alone (one request, whatever the holders' TTLs).
+int64_t holder_lease_id(const std::string& prefix, int64_t ttl_s, uint32_t random);
 /// True when `id` carries the holder tag of `prefix`.
 bool is_holder_lease(int64_t id, const std::string& prefix);
+/// The TTL (s) a holder lease ID carries.
+int64_t holder_lease_ttl_s(int64_t id);
 
 /// A claim saw a genesis other than the one its process's lease holds under: the prefix
 /// was wiped or restored since; every slot on that lease is lost.

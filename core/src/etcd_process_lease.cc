@@ -149,14 +149,14 @@ void ProcessLease::grant() {
     ensure_genesis(send, cfg_.prefix, cfg_.ttl_s,
                    std::max<int64_t>(0, floor_div(clock_->wall_ns(), kNsPerMs)));
     for (int attempt = 0;; ++attempt) {
-      id = holder_lease_id(cfg_.prefix, static_cast<uint32_t>(system_random_u48()));
+      id = holder_lease_id(cfg_.prefix, cfg_.ttl_s, static_cast<uint32_t>(system_random_u48()));
       sent = clock_->monotonic_ns();
       try {
         g = send("/v3/lease/grant",
                  {{"TTL", std::to_string(cfg_.ttl_s)}, {"ID", std::to_string(id)}});
         break;
       } catch (const Refused& e) {
-        // 2^32 IDs per prefix: a collision is rare, three in a row another fault.
+        // 2^20 IDs per prefix and TTL: a collision is rare, three in a row another fault.
         if (attempt >= 2 || std::string(e.what()).find("lease already exists") == std::string::npos)
           throw;
       }
