@@ -54,19 +54,19 @@ Genesis parsed(const std::string& prefix, const std::string& value) {
 
 // The longest TTL (s) among the holder leases of `prefix` etcd lists (process leases tagged
 // with it, granted only after their process saw a genesis: one whose slots were claimed
-// under an earlier genesis may be minting until that TTL runs out), 0 when none is listed.
+// under an earlier genesis may be minting until that TTL runs out), -1 when none is listed.
 // A list that cannot be read or understood throws: fencing by a guessed TTL would either
 // miss a holder or stall the prefix for the longest TTL allowed.
 int64_t longest_holder_ttl_s(const Send& send, const std::string& prefix) {
   const json reply = send("/v3/lease/leases", json::object());
   const json& leases = field(reply, "leases");
-  if (leases.is_null()) return 0;  // etcd omits an empty list
+  if (leases.is_null()) return -1;  // etcd omits an empty list
   if (!leases.is_array())
     throw Refused(
         "the lease list (/v3/lease/leases) is not a list: cannot tell whether the "
         "prefix " +
         prefix + " has live holders");
-  int64_t longest = 0;
+  int64_t longest = -1;  // a listed holder counts even if its ID says TTL 0
   for (const json& l : leases) {
     const int64_t id = i64(l, "ID");
     if (is_holder_lease(id, prefix)) longest = std::max(longest, holder_lease_ttl_s(id));
@@ -161,7 +161,7 @@ Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_
   std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
   // Past the deadline of every holder that may be minting (their TTL, ours if longer).
   const int64_t fence_ms =
-      held_ttl_s > 0 ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
+      held_ttl_s >= 0 ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
   std::string value =
       std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
   const std::string key = genesis_key(prefix);
