@@ -124,6 +124,23 @@ TEST_CASE("etcd genesis: a listed holder lease whose ID carries no TTL still fen
   CHECK(g.fence_ms >= T + 5 * 1000 + 2000);  // at least the claimant's own TTL + 2 s
 }
 
+TEST_CASE("etcd genesis: a holder lease ID's TTL bits above 3600 fence no further than 3600 s",
+          "[fleet][etcd-offline]") {
+  // No snowfleet build grants a TTL above 3600 s (the spec refuses it): TTL bits above that
+  // come from an ID etcd chose or one with random low bits, and a fence past 3600 s would
+  // only make strict generators refuse for longer (before: up to 4095 + 2 s).
+  using namespace snowfleet::detail::etcd;
+  const int64_t id = holder_lease_id("ids", 4095, 99);
+  REQUIRE(holder_lease_ttl_s(id) == 4095);
+  const Send send = [&](const std::string& path, const nlohmann::json&) -> nlohmann::json {
+    if (path == "/v3/kv/range") return nlohmann::json::object();
+    if (path == "/v3/lease/leases")
+      return {{"leases", nlohmann::json::array({{{"ID", std::to_string(id)}}})}};
+    return {{"succeeded", true}};
+  };
+  CHECK(ensure_genesis(send, "ids", 5, T).fence_ms == T + 3600 * 1000 + 2000);
+}
+
 TEST_CASE("etcd genesis: a lease list entry without an ID refuses the claim",
           "[fleet][etcd-offline]") {
   // An entry we cannot read may be a holder's: like a list that is not one, it refuses

@@ -21,6 +21,9 @@ using nlohmann::json;
 
 namespace {
 
+// The longest TTL etcd_spec.cc accepts, in every build.
+constexpr int64_t kMaxHolderTtlS = 3600;
+
 // FNV-1a: the tag must be the same in every process and version that shares a prefix.
 uint64_t fnv1a(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ULL;
@@ -78,7 +81,8 @@ bool holder_listed(const Send& send, const std::string& prefix, int64_t* longest
     const int64_t id = i64(l, "ID");
     if (!is_holder_lease(id, prefix)) continue;
     listed = true;
-    *longest_ttl_s = std::max(*longest_ttl_s, holder_lease_ttl_s(id));
+    // No build grants a TTL above kMaxHolderTtlS: higher bits are not a holder's TTL.
+    *longest_ttl_s = std::max(*longest_ttl_s, std::min(holder_lease_ttl_s(id), kMaxHolderTtlS));
   }
   return listed;
 }
