@@ -21,6 +21,9 @@ using nlohmann::json;
 
 namespace {
 
+// The longest TTL etcd_spec.cc accepts, in every build.
+constexpr int64_t kMaxHolderTtlS = 3600;
+
 // FNV-1a: the tag must be the same in every process and version that shares a prefix.
 uint64_t fnv1a(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ULL;
@@ -52,26 +55,36 @@ Genesis parsed(const std::string& prefix, const std::string& value) {
   return g;
 }
 
-// The longest TTL (s) among the holder leases of `prefix` etcd lists (process leases tagged
-// with it, granted only after their process saw a genesis: one whose slots were claimed
-// under an earlier genesis may be minting until that TTL runs out), -1 when none is listed.
-// A list that cannot be read or understood throws: fencing by a guessed TTL would either
-// miss a holder or stall the prefix for the longest TTL allowed.
-int64_t longest_holder_ttl_s(const Send& send, const std::string& prefix) {
+// Whether etcd lists a holder lease of `prefix` (a process lease tagged with it, granted
+// only after its process saw a genesis: one whose slots were claimed under an earlier
+// genesis may be minting until its TTL runs out), and the longest TTL (s) such IDs carry.
+// A tagged ID whose TTL bits read 0 (an ID etcd chose that matches the tag, a process of
+// a build before the TTL was in the ID) still counts as a holder. A list or an entry that
+// cannot be read or understood throws: fencing by a guessed TTL would either miss a holder
+// or stall the prefix for the longest TTL allowed.
+bool holder_listed(const Send& send, const std::string& prefix, int64_t* longest_ttl_s) {
   const json reply = send("/v3/lease/leases", json::object());
   const json& leases = field(reply, "leases");
-  if (leases.is_null()) return -1;  // etcd omits an empty list
+  *longest_ttl_s = 0;
+  if (leases.is_null()) return false;  // etcd omits an empty list
   if (!leases.is_array())
     throw Refused(
         "the lease list (/v3/lease/leases) is not a list: cannot tell whether the "
         "prefix " +
         prefix + " has live holders");
-  int64_t longest = -1;  // a listed holder counts even if its ID says TTL 0
+  bool listed = false;
   for (const json& l : leases) {
+    if (!field(l, "ID").is_string() && !field(l, "ID").is_number_integer())
+      throw Refused("the lease list (/v3/lease/leases) has the entry " + l.dump().substr(0, 80) +
+                    ", without a lease ID: cannot tell whether the prefix " + prefix +
+                    " has live holders");
     const int64_t id = i64(l, "ID");
-    if (is_holder_lease(id, prefix)) longest = std::max(longest, holder_lease_ttl_s(id));
+    if (!is_holder_lease(id, prefix)) continue;
+    listed = true;
+    // No build grants a TTL above kMaxHolderTtlS: higher bits are not a holder's TTL.
+    *longest_ttl_s = std::max(*longest_ttl_s, std::min(holder_lease_ttl_s(id), kMaxHolderTtlS));
   }
-  return longest;
+  return listed;
 }
 
 std::string moved_text(const std::string& prefix, const std::string& found, bool exists,
@@ -156,12 +169,13 @@ GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
 }
 
 Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
-  const int64_t held_ttl_s = longest_holder_ttl_s(send, prefix);
+  int64_t held_ttl_s = 0;
+  const bool held = holder_listed(send, prefix, &held_ttl_s);
   char nonce[17];
   std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
   // Past the deadline of every holder that may be minting (their TTL, ours if longer).
   const int64_t fence_ms =
-      held_ttl_s >= 0 ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
+      held ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
   std::string value =
       std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
   const std::string key = genesis_key(prefix);
