@@ -70,6 +70,30 @@ class ScriptedLease final : public detail::NodeLease {
   void release() noexcept override {}
   void abandon_after_fork() noexcept override {}
 };
+
+// A mark keeper over a scripted lease, with the generator's side of its inputs (41-bit
+// window, 12 sequence bits) as fields the test reads and moves.
+struct KeeperRig {
+  std::atomic<int64_t> state{-1}, wall_high{0}, mark_limit{-1};
+  std::atomic<uint64_t> writes{0}, write_failures{0}, renewal_failures{0};
+  std::unique_ptr<detail::MarkKeeper> keeper;
+
+  explicit KeeperRig(std::shared_ptr<detail::NodeLease> lease) {
+    detail::MarkKeeper::Inputs in;
+    in.lease = std::move(lease);
+    in.clock = std::make_shared<ScriptedClock>(T);
+    in.state = &state;
+    in.wall_high = &wall_high;
+    in.mark_limit = &mark_limit;
+    in.mark_writes = &writes;
+    in.mark_write_failures = &write_failures;
+    in.renewal_failures = &renewal_failures;
+    in.sequence_bits = 12;
+    in.epoch_ms = E;
+    in.max_elapsed_ms = (int64_t{1} << 41) - 1;
+    keeper = std::make_unique<detail::MarkKeeper>(std::move(in));
+  }
+};
 }  // namespace
 
 TEST_CASE("status: mark_headroom_ms is how far the persisted mark runs ahead", "[fleet][local]") {
@@ -120,21 +144,11 @@ TEST_CASE("stats: failed mark writes are counted; headroom 0 once the mark is sp
 TEST_CASE("stats: a lease's failed renewals and mark writes reach the generator's counters",
           "[fleet]") {
   auto lease = std::make_shared<ScriptedLease>();
-  std::atomic<int64_t> state{-1}, wall_high{0}, mark_limit{-1};
-  std::atomic<uint64_t> writes{0}, write_failures{0}, renewal_failures{0};
-  detail::MarkKeeper::Inputs in;
-  in.lease = lease;
-  in.clock = std::make_shared<ScriptedClock>(T);
-  in.state = &state;
-  in.wall_high = &wall_high;
-  in.mark_limit = &mark_limit;
-  in.mark_writes = &writes;
-  in.mark_write_failures = &write_failures;
-  in.renewal_failures = &renewal_failures;
-  in.sequence_bits = 12;
-  in.epoch_ms = E;
-  in.max_elapsed_ms = (int64_t{1} << 41) - 1;
-  detail::MarkKeeper keeper(std::move(in));
+  KeeperRig rig(lease);
+  auto [state, wall_high, mark_limit] = std::tie(rig.state, rig.wall_high, rig.mark_limit);
+  auto [writes, write_failures, renewal_failures] =
+      std::tie(rig.writes, rig.write_failures, rig.renewal_failures);
+  detail::MarkKeeper& keeper = *rig.keeper;
   keeper.start(0);
   CHECK(writes == 1);
   lease->renewals_to_fail = 3;
@@ -155,21 +169,11 @@ TEST_CASE("mark keeper: a write that lands late never lowers what may be issued"
   // for the next write and was refused: 1 of 32 stopped-leader runs).
   auto lease = std::make_shared<ScriptedLease>();
   lease->lead_ms = 5000;
-  std::atomic<int64_t> state{-1}, wall_high{0}, mark_limit{-1};
-  std::atomic<uint64_t> writes{0}, write_failures{0}, renewal_failures{0};
-  detail::MarkKeeper::Inputs in;
-  in.lease = lease;
-  in.clock = std::make_shared<ScriptedClock>(T);
-  in.state = &state;
-  in.wall_high = &wall_high;
-  in.mark_limit = &mark_limit;
-  in.mark_writes = &writes;
-  in.mark_write_failures = &write_failures;
-  in.renewal_failures = &renewal_failures;
-  in.sequence_bits = 12;
-  in.epoch_ms = E;
-  in.max_elapsed_ms = (int64_t{1} << 41) - 1;
-  detail::MarkKeeper keeper(std::move(in));
+  KeeperRig rig(lease);
+  auto [state, wall_high, mark_limit] = std::tie(rig.state, rig.wall_high, rig.mark_limit);
+  auto [writes, write_failures, renewal_failures] =
+      std::tie(rig.writes, rig.write_failures, rig.renewal_failures);
+  detail::MarkKeeper& keeper = *rig.keeper;
   keeper.start(0);  // persisted 0 + 5000 + 1000; issued up to 1000 (the lead in reserve)
   REQUIRE(writes == 1);
   CHECK((mark_limit.load() >> 12) == 1000);
@@ -177,7 +181,7 @@ TEST_CASE("mark keeper: a write that lands late never lowers what may be issued"
   wall_high = 600;  // under half a second of headroom: the keeper writes 600 + 6000
   REQUIRE(eventually([&] { return lease->writes_entered.load() == 2; }));
   CHECK((mark_limit.load() >> 12) == 6000);  // in flight: the whole persisted mark
-  wall_high = 1700;  // the write took 1.1 s
+  wall_high = 1700;                          // the write took 1.1 s
   lease->writes_hang = false;
   REQUIRE(eventually([&] { return writes.load() == 2; }));
   // The keeper is idle now (nothing minted: it looks again in 100 ms).
