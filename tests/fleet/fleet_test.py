@@ -126,6 +126,12 @@ class Worker:
         return [line for _, line in self.snapshot() if line.startswith("error ")]
 
 
+def is_slow_mark_write(error):
+    """A refusal because the generator's own mark write (an fsync on a loaded machine) did
+    not land within the call's wait budget: LEASE_LOST, no id issued."""
+    return "LEASE_LOST" in error and "is not persisted beyond" in error and "in time" in error
+
+
 def assert_unique(test, workers):
     all_ids = [i for w in workers for i in w.ids()]
     TOTAL["ids"] += len(all_ids)
@@ -238,8 +244,11 @@ class LocalRegistry(unittest.TestCase):
         victim_last = max(decode(i, 2, 20)["ms"] for i in victim_ids)
         self.assertEqual(heir.finish(), 0)
         # The refusals name the victim's mark (the heir's own reservation comes on top of it).
-        named = {int(re.search(r"high-water mark (\d+)", e).group(1)) for e in heir.errors()}
-        for e in heir.errors():
+        # On an overloaded machine a refusal can also be the heir's own mark write outlasting
+        # the call's wait budget (LEASE_LOST "not persisted beyond ... in time"): no id either.
+        refusals = [e for e in heir.errors() if not is_slow_mark_write(e)]
+        named = {int(re.search(r"high-water mark (\d+)", e).group(1)) for e in refusals}
+        for e in refusals:
             self.assertIn("CLOCK_MOVED_BACKWARDS", e)
         self.assertLessEqual(len(named), 1)
         mark = named.pop() if named else victim_last
@@ -340,7 +349,8 @@ class PolyglotLocalRegistry(unittest.TestCase):
         self.assertTrue(heir.ids())
         self.assertGreater(min(heir.ids()), max(victim.ids()))
         for e in heir.errors():  # strict: refuses until its clock passes the victim's mark
-            self.assertIn("CLOCK_MOVED_BACKWARDS", e)
+            if not is_slow_mark_write(e):  # (or its own mark write outlasted the wait budget)
+                self.assertIn("CLOCK_MOVED_BACKWARDS", e)
         all_ids = assert_unique(self, fleet + extra)
         self.assertGreater(len(all_ids), 1000)
 
