@@ -27,6 +27,7 @@
       "core/src/etcd_genesis.cc",
       "core/src/etcd_http.cc",
       "core/src/etcd_process_lease.cc",
+      "core/src/etcd_mark_batch.cc",
       "core/src/etcd_reply.cc",
       "core/src/etcd_spec.cc",
       "core/src/errors.cc",
