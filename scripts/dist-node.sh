@@ -69,14 +69,12 @@ dist_npm() {
       [ -f "$stage/$f" ] || rm "$b/$f"
     done
     local flags="-I$root/$inc -ffile-prefix-map=$b=. -fno-ident"
-    # -z nodelete: Node dlcloses an addon that only worker threads loaded once they end, and
-    # zig's start files for a shared object never call __cxa_finalize, so the addon's static
-    # destructors stayed registered and ran at exit on unmapped code (SIGSEGV: the "terminating
-    # workers" test in node/test/workers.test.js). Kept loaded, they run at exit as usual.
+    # zig_ldflags (zig-toolchain.sh) keeps the addon loaded: without -z nodelete the
+    # "terminating workers" test in node/test/workers.test.js crashed (SIGSEGV at exit).
     (cd "$b" && export CC="$root/$tools/bin/zig-cc-$t" CXX="$root/$tools/bin/zig-c++-$t" \
       LINK="$root/$tools/bin/zig-gyp-link-$t" AR="$root/$tools/bin/zig-ar-$t" \
       CFLAGS="$flags" CXXFLAGS="$flags" \
-      LDFLAGS="-Wl,--strip-all -Wl,--build-id=none -Wl,-z,nodelete" \
+      LDFLAGS="$zig_ldflags" \
       SNOWFLEET_ETCD=ON npm_config_nodedir=/usr &&
       node "$gyp" configure --arch="$nodearch" && nice -n 15 node "$gyp" build -j 2) \
       >"$b.log" 2>&1 || { tail -n 40 "$b.log" >&2; return 1; }

@@ -43,16 +43,20 @@ zig_wrappers() {
   chmod +x "$tools"/bin/zig-*-"$t"
 }
 
+# Link flags of every zig-built shared library (cmake_cross here, node-gyp in
+# dist-node.sh). -z nodelete: zig's start files for a shared object never call
+# __cxa_finalize, so a library its host unloads (a JNI library whose class loader is
+# collected; an addon Node loaded only in worker threads, dlclosed when they end) would
+# leave its static destructors to run at exit on unmapped code. Kept loaded, they run in
+# place.
+zig_ldflags="-Wl,--strip-all -Wl,--build-id=none -Wl,-z,nodelete"
+
 # cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig.
 cmake_cross() {
   local t=$1 dir=$2
   shift 2
   local flags="-ffile-prefix-map=$root=. -fno-ident"
-  # -z nodelete: zig's start files for a shared object never call __cxa_finalize, so a
-  # library its host unloads (a JNI library whose class loader is collected; Node does the
-  # same to an addon only worker threads loaded: scripts/dist-node.sh) would leave its
-  # static destructors to run at exit on unmapped code. Kept loaded, they run in place.
-  local ldflags="-Wl,--strip-all -Wl,--build-id=none -Wl,-z,nodelete"
+  local ldflags=$zig_ldflags
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$root/$tools/bin/zig-cc-$t" \
     -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
