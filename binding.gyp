@@ -24,6 +24,7 @@
       "core/src/codec.cc",
       "core/src/curl_loader.cc",
       "core/src/etcd_base64.cc",
+      "core/src/etcd_claim.cc",
       "core/src/etcd_genesis.cc",
       "core/src/etcd_http.cc",
       "core/src/etcd_mark_batch.cc",
