@@ -6,8 +6,6 @@
 // plain curl and etcdctl.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,34 +15,15 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_test_util.hpp"
 #include "node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
 using namespace snowfleet;
+using namespace etcd_test;  // endpoint(), fresh_prefix(), run(), etcdctl()
 
 namespace {
-std::string endpoint() {
-  const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
-  REQUIRE(ep != nullptr);
-  return ep;
-}
-
-std::string fresh_prefix(const std::string& name) {
-  return name + "-" + std::to_string(getpid()) + "-" +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-}
-
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  pclose(p);
-  return out;
-}
-
 // Txn requests etcd has received so far (its gRPC counter: the JSON gateway forwards each
 // POST as one gRPC message).
 int64_t txns_received() {
@@ -97,7 +76,7 @@ TEST_CASE("etcd: a slot taken away in a shared mark transaction is lost, the oth
   // Slot of leases[1] deleted and re-created behind its back (another holder now).
   char slot[16];
   std::snprintf(slot, sizeof slot, "%04lld", static_cast<long long>(leases[1]->node_id()));
-  const std::string ctl = "ETCDCTL_API=3 etcdctl --endpoints " + endpoint() + " ";
+  const std::string ctl = etcdctl();
   REQUIRE(std::system((ctl + "del " + prefix + "/slots/" + slot + " >/dev/null").c_str()) == 0);
   REQUIRE(std::system((ctl + "put " + prefix + "/slots/" + slot + " thief >/dev/null").c_str()) ==
           0);

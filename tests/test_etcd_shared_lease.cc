@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -21,41 +20,21 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_test_util.hpp"
 #include "node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
 using namespace snowfleet;
+using namespace etcd_test;  // endpoint(), fresh_prefix(), run(), etcdctl()
 
 namespace {
-std::string endpoint() {
-  const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
-  REQUIRE(ep != nullptr);
-  return ep;
-}
-
-std::string fresh_prefix(const std::string& name) {
-  static int counter = 0;
-  return name + "-" + std::to_string(getpid()) + "-" + std::to_string(++counter) + "-" +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-}
-
 // The etcd lease id in a lease's where(): "etcd://... slot 7 (lease 123)".
 std::string lease_of(const detail::NodeLease& l) {
   const std::string& w = l.where();
   const size_t at = w.rfind("(lease ");
   REQUIRE(at != std::string::npos);
   return w.substr(at + 7, w.size() - at - 8);
-}
-
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[512];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  pclose(p);
-  return out;
 }
 
 // etcd's remaining TTL for a lease id (decimal): -1 once it is revoked or expired.
@@ -68,9 +47,8 @@ int64_t ttl_of(const std::string& lease) {
 }
 
 int64_t keys_under(const std::string& prefix) {
-  return std::atoll(run("ETCDCTL_API=3 etcdctl --endpoints " + endpoint() +
-                        " get --prefix --keys-only " + prefix + "/slots/ | grep -c /slots/")
-                        .c_str());
+  return std::atoll(
+      run(etcdctl() + "get --prefix --keys-only " + prefix + "/slots/ | grep -c /slots/").c_str());
 }
 
 bool eventually(const std::function<bool()>& done) {
@@ -190,7 +168,7 @@ TEST_CASE("etcd: a forked child claims with a lease of its own; the parent's is 
 TEST_CASE("etcd: keys under the prefix that are not slots neither crash nor take a slot",
           "[.etcd-plaintext][fleet]") {
   const std::string prefix = fresh_prefix("unrelated");
-  const std::string ctl = "ETCDCTL_API=3 etcdctl --endpoints " + endpoint() + " put " + prefix;
+  const std::string ctl = etcdctl() + "put " + prefix;
   for (const char* k : {"/slots/junk", "/slots/7", "/slots/00000", "/slots/", "/config", "/slots0"})
     REQUIRE(std::system((ctl + k + " x >/dev/null").c_str()) == 0);
   const std::string src = "etcd://" + endpoint() + "/" + prefix + "?ttl=3";
