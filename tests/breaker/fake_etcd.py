@@ -1,10 +1,25 @@
 """A fake etcd v3 JSON gateway for adversarial tests: answers each path with what a test
-scripts (a dict, raw bytes, or a callable), and records every request."""
+scripts (a dict, raw bytes, or a callable), and records every request. Also a fake member in
+front of a real etcd (in_front_of, cut_link): it forwards what the test does not answer
+itself, so a test can make one member time out, apply late, or fail, while etcd stays real."""
 import base64
 import json
 import socket
 import threading
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# What an etcd member answers when it cannot serve now (HTTP 503, gRPC code 14): the client
+# tries the next member. "request timed out" leaves the outcome unknown: etcd may still
+# apply the request.
+UNAVAILABLE = {"error": "etcdserver: no leader", "message": "etcdserver: no leader", "code": 14}
+TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
+             "code": 14}
+
+# The paths the etcd node source posts to (core/src/etcd_*.cc), but for authentication
+# (/v3/auth/authenticate: none of these tests has an etcd user).
+ETCD_PATHS = ("/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
+              "/v3/kv/range", "/v3/kv/txn")
 
 
 def b64(text):
@@ -103,3 +118,45 @@ class FakeEtcd:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+def post(endpoint, path, body, timeout=10):
+    """POSTs `body` to the etcd JSON gateway at `endpoint` (host:port, no proxy); returns the
+    reply's JSON."""
+    req = urllib.request.Request(f"http://{endpoint}{path}", data=json.dumps(body).encode(),
+                                 method="POST")
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(req, timeout=timeout) as r:
+        return json.loads(r.read())
+
+
+def in_front_of(endpoint, answer=None):
+    """A fake member in front of the real etcd at `endpoint`: every request on ETCD_PATHS is
+    forwarded, except where `answer(path, body)` returns a reply of its own (anything
+    FakeEtcd sends; None: forward). The caller closes it."""
+    def reply(path):
+        def on(body):
+            mine = answer(path, body) if answer else None
+            return post(endpoint, path, body) if mine is None else mine
+        return on
+    return FakeEtcd({p: reply(p) for p in ETCD_PATHS})
+
+
+def cut_link(endpoint):
+    """A holder's link to the real etcd at `endpoint` that the test can cut: forwards every
+    request until `link.cut.set()`, then answers each with a 503 (no leader), so the
+    holder's keepalives and mark writes fail and it mints on until its local deadline."""
+    cut = threading.Event()
+    link = in_front_of(endpoint, lambda path, body: (503, UNAVAILABLE) if cut.is_set() else None)
+    link.cut = cut
+    return link
+
+
+def minted_by_both(holder, newcomer):
+    """Waits for two workers (tests/fleet/fleet_test.py Worker) to end; returns the holder's
+    ids, the newcomer's, and how many ids both minted."""
+    holder.finish()
+    newcomer.finish()
+    mine = set(holder.ids())
+    theirs = newcomer.ids()
+    return mine, theirs, sum(1 for i in theirs if i in mine)

@@ -17,7 +17,6 @@ compare on the mark key's mod_revision: the mark ended 2,023 ms below ids issued
     SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/late_mark_test.py
 """
 import base64
-import json
 import os
 import signal
 import subprocess
@@ -25,28 +24,19 @@ import sys
 import threading
 import time
 import unittest
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_etcd import FakeEtcd  # noqa: E402
+from fake_etcd import TIMED_OUT, in_front_of, post  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKER = os.environ.get("FLEET_WORKER", os.path.join(ROOT, "out/b/tests/fleet_worker"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
-TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
-             "code": 14}
 DELAY = 5.0  # the TTL is 2: the first mark covers about 3 s past the claim
-
-
-def post(path, body):
-    req = urllib.request.Request(f"http://{ETCD}{path}", data=json.dumps(body).encode(),
-                                 method="POST")
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())
 
 
 def mark_of(prefix, node):
     key = f"{prefix}/marks/{node:04d}"
-    r = post("/v3/kv/range", {"key": base64.b64encode(key.encode()).decode()})
+    r = post(ETCD, "/v3/kv/range", {"key": base64.b64encode(key.encode()).decode()})
     return int(base64.b64decode(r["kvs"][0]["value"]))
 
 
@@ -63,23 +53,19 @@ class LateMark(unittest.TestCase):
         landed = threading.Event()
         held = []
 
-        def forward(path):
-            def reply(body):
-                if is_mark_write(path, body) and not held:
-                    held.append(body)
+        def answer(path, body):
+            if is_mark_write(path, body) and not held:
+                held.append(body)
 
-                    def late():
-                        time.sleep(DELAY)
-                        post(path, body)  # etcd applies the proposal now
-                        landed.set()
-                    threading.Thread(target=late, daemon=True).start()
-                    return (503, TIMED_OUT)
-                return post(path, body)
-            return reply
+                def late():
+                    time.sleep(DELAY)
+                    post(ETCD, path, body)  # etcd applies the proposal now
+                    landed.set()
+                threading.Thread(target=late, daemon=True).start()
+                return (503, TIMED_OUT)
+            return None  # forwarded
 
-        fake = FakeEtcd({p: forward(p) for p in (
-            "/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
-            "/v3/kv/range", "/v3/kv/txn")})
+        fake = in_front_of(ETCD, answer)
         self.addCleanup(fake.close)
         prefix = f"late-mark-{os.getpid()}"
         src = f"etcd://{fake.endpoint},{ETCD}/{prefix}?ttl=2"

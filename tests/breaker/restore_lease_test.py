@@ -11,21 +11,17 @@ genesis) AND a wait of the longest TTL, or a fence that does not rest on leases.
 
     FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/restore_lease_test.py
 """
-import json
 import os
 import subprocess
 import sys
 import time
 import unittest
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
 import fleet_test as ft  # noqa: E402  (Worker, Etcd)
-from fake_etcd import FakeEtcd  # noqa: E402
-
-UNAVAILABLE = {"error": "etcdserver: no leader", "message": "etcdserver: no leader", "code": 14}
+from fake_etcd import cut_link, minted_by_both  # noqa: E402
 
 
 def etcdctl(endpoint, *args):
@@ -40,26 +36,13 @@ class RestoreWithoutTheHoldersLease(unittest.TestCase):
         etcd = ft.Etcd()
         etcd.start()
         self.addCleanup(etcd.close)
-        cut = []
-
-        def forward(path):
-            def reply(body):
-                if cut:
-                    return (503, UNAVAILABLE)
-                req = urllib.request.Request(f"http://{etcd.endpoint}{path}",
-                                             data=json.dumps(body).encode(), method="POST")
-                return json.loads(urllib.request.urlopen(req, timeout=10).read())
-            return reply
-
-        link = FakeEtcd({p: forward(p) for p in (
-            "/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
-            "/v3/kv/range", "/v3/kv/txn")})
+        link = cut_link(etcd.endpoint)
         self.addCleanup(link.close)
         holder = ft.Worker(f"etcd://{link.endpoint}/restore?ttl=12&node=7", "--seconds", 10,
                            "--burst", 64, "--pause-us", 2000, "--keep-going")
         self.assertEqual(holder.node(), 7)
         time.sleep(1.0)
-        cut.append(True)  # the holder's link to etcd fails from now on
+        link.cut.set()  # the holder's link to etcd fails from now on
         # What a restore of a snapshot taken before the holder's lease leaves: neither its
         # lease nor the prefix's keys.
         for line in etcdctl(etcd.endpoint, "lease", "list").splitlines()[1:]:
@@ -68,11 +51,7 @@ class RestoreWithoutTheHoldersLease(unittest.TestCase):
         newcomer = ft.Worker(f"etcd://{etcd.endpoint}/restore?ttl=2&node=7", "--seconds", 8,
                              "--burst", 64, "--pause-us", 2000, "--keep-going")
         self.assertEqual(newcomer.node(), 7)
-        holder.finish()
-        newcomer.finish()
-        mine = set(holder.ids())
-        theirs = newcomer.ids()
-        twice = sum(1 for i in theirs if i in mine)
+        mine, theirs, twice = minted_by_both(holder, newcomer)
         print(f"\n  holder (TTL 12, cut off, lease gone) {len(mine):,} ids, newcomer (TTL 2) "
               f"{len(theirs):,} ids, minted by both: {twice:,}", flush=True)
         self.assertGreater(len(theirs), 0)

@@ -10,33 +10,23 @@ claim transaction with the 503 after etcd has applied it.
     SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/retried_claim_test.py
 """
 import base64
-import json
 import os
 import subprocess
 import sys
 import unittest
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_etcd import FakeEtcd  # noqa: E402
+from fake_etcd import TIMED_OUT, in_front_of, post  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.environ.get("SNOWFLEET_CLI", os.path.join(ROOT, "out/b/core/snowfleet"))
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
-TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
-             "code": 14}
-
-
-def post(path, body):
-    req = urllib.request.Request(f"http://{ETCD}{path}", data=json.dumps(body).encode(),
-                                 method="POST")
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())
 
 
 def keys_under(prefix):
     start = prefix + "/slots/"
     end = start[:-1] + chr(ord(start[-1]) + 1)
-    r = post("/v3/kv/range", {"key": base64.b64encode(start.encode()).decode(),
+    r = post(ETCD, "/v3/kv/range", {"key": base64.b64encode(start.encode()).decode(),
                               "range_end": base64.b64encode(end.encode()).decode(),
                               "keys_only": True})
     return sorted(base64.b64decode(kv["key"]).decode() for kv in r.get("kvs", []))
@@ -46,23 +36,19 @@ class RetriedClaim(unittest.TestCase):
     def run_cli(self, layout, prefix):
         timed_out = []
 
-        def forward(path):
-            def reply(body):
-                answer = post(path, body)
-                # A slot's claim, not the genesis's creation (also create_revision == 0).
-                claim = path == "/v3/kv/txn" and any(
-                    c.get("create_revision") == "0" and
-                    b"/slots/" in base64.b64decode(c.get("key", ""))
-                    for c in body.get("compare", []))
-                if claim and not timed_out:
-                    timed_out.append(answer.get("succeeded", False))
-                    return (503, TIMED_OUT)
-                return answer
-            return reply
+        def answer(path, body):
+            applied = post(ETCD, path, body)
+            # A slot's claim, not the genesis's creation (also create_revision == 0).
+            claim = path == "/v3/kv/txn" and any(
+                c.get("create_revision") == "0" and
+                b"/slots/" in base64.b64decode(c.get("key", ""))
+                for c in body.get("compare", []))
+            if claim and not timed_out:
+                timed_out.append(applied.get("succeeded", False))
+                return (503, TIMED_OUT)
+            return applied
 
-        fake = FakeEtcd({p: forward(p) for p in (
-            "/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/kv/range",
-            "/v3/kv/txn")})
+        fake = in_front_of(ETCD, answer)
         self.addCleanup(fake.close)
         src = f"etcd://{fake.endpoint},{ETCD}/{prefix}?ttl=5"
         p = subprocess.run([CLI, "next", "--node-source", src, "--layout", layout, "-n", "2"],

@@ -10,21 +10,17 @@ listed holders (and the claimant's own).
 
     FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/wipe_ttl_test.py
 """
-import json
 import os
 import subprocess
 import sys
 import time
 import unittest
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
 import fleet_test as ft  # noqa: E402  (Worker, Etcd)
-from fake_etcd import FakeEtcd  # noqa: E402
-
-UNAVAILABLE = {"error": "etcdserver: no leader", "message": "etcdserver: no leader", "code": 14}
+from fake_etcd import cut_link, minted_by_both  # noqa: E402
 
 
 class WipeWithMixedTtls(unittest.TestCase):
@@ -32,20 +28,7 @@ class WipeWithMixedTtls(unittest.TestCase):
         etcd = ft.Etcd()
         etcd.start()
         self.addCleanup(etcd.close)
-        cut = []
-
-        def forward(path):
-            def reply(body):
-                if cut:
-                    return (503, UNAVAILABLE)
-                req = urllib.request.Request(f"http://{etcd.endpoint}{path}",
-                                             data=json.dumps(body).encode(), method="POST")
-                return json.loads(urllib.request.urlopen(req, timeout=10).read())
-            return reply
-
-        link = FakeEtcd({p: forward(p) for p in (
-            "/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
-            "/v3/kv/range", "/v3/kv/txn")})
+        link = cut_link(etcd.endpoint)
         self.addCleanup(link.close)
         # TTL 12 (not longer): the newcomer's fence, 12 + 2 s past the wipe, must pass
         # within the test's time for it to mint at all.
@@ -53,17 +36,13 @@ class WipeWithMixedTtls(unittest.TestCase):
                            "--burst", 64, "--pause-us", 2000, "--keep-going")
         self.assertEqual(holder.node(), 7)
         time.sleep(1.0)
-        cut.append(True)  # the holder's link to etcd fails from now on
+        link.cut.set()  # the holder's link to etcd fails from now on
         subprocess.run(["etcdctl", "--endpoints", etcd.endpoint, "del", "--prefix", "wipe/"],
                        check=True, capture_output=True)
         newcomer = ft.Worker(f"etcd://{etcd.endpoint}/wipe?ttl=2&node=7", "--seconds", 17,
                              "--burst", 64, "--pause-us", 2000, "--keep-going")
         self.assertEqual(newcomer.node(), 7)
-        holder.finish()
-        newcomer.finish()
-        mine = set(holder.ids())
-        theirs = newcomer.ids()
-        twice = sum(1 for i in theirs if i in mine)
+        mine, theirs, twice = minted_by_both(holder, newcomer)
         print(f"\n  holder (TTL 12, cut off) {len(mine):,} ids, newcomer (TTL 2) "
               f"{len(theirs):,} ids, minted by both: {twice:,}", flush=True)
         self.assertGreater(len(theirs), 0)
