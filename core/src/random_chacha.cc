@@ -1,7 +1,7 @@
 // ChaCha20 (RFC 8439 §2.3) over kChachaLanes blocks at once: each of the 16 state words
 // is a vector whose lane i belongs to block counter + i, so every quarter round works on
 // all blocks in the same instructions. GCC and Clang vector extensions, no intrinsics:
-// SSE2 or AVX2 on x86_64 and NEON on aarch64, whichever the target has.
+// SSE2 on x86_64 and NEON on aarch64 (the baselines of the release artifacts).
 #include "random_chacha.hpp"
 
 #include <cstring>
@@ -16,12 +16,14 @@ uint32_t load_le32(const unsigned char* p) noexcept {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
 }
 
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 void store_le32(unsigned char* p, uint32_t v) noexcept {
   p[0] = static_cast<unsigned char>(v);
   p[1] = static_cast<unsigned char>(v >> 8);
   p[2] = static_cast<unsigned char>(v >> 16);
   p[3] = static_cast<unsigned char>(v >> 24);
 }
+#endif
 
 // A macro, not a function: a vector wider than the baseline registers passed by value is
 // an ABI hazard (-Wpsabi), and this must inline anyway.
@@ -43,9 +45,7 @@ void store_le32(unsigned char* p, uint32_t v) noexcept {
 // kChachaLanes blocks from counter on, to out[0, 64 * kChachaLanes).
 void pass(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept {
   Lanes init[16];
-  for (int i = 0; i < 16; ++i) {
-    for (size_t l = 0; l < kChachaLanes; ++l) init[i][l] = in[i];
-  }
+  for (int i = 0; i < 16; ++i) init[i] = Lanes{} + in[i];  // in[i] in every lane
   for (size_t l = 0; l < kChachaLanes; ++l) init[12][l] = counter + static_cast<uint32_t>(l);
   Lanes x[16];
   for (int i = 0; i < 16; ++i) x[i] = init[i];
@@ -61,7 +61,15 @@ void pass(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept 
   }
   for (int i = 0; i < 16; ++i) {
     x[i] += init[i];
-    for (size_t l = 0; l < kChachaLanes; ++l) store_le32(out + 64 * l + 4 * i, x[i][l]);
+    uint32_t word[kChachaLanes];
+    std::memcpy(word, &x[i], sizeof word);
+    for (size_t l = 0; l < kChachaLanes; ++l) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      std::memcpy(out + 64 * l + 4 * i, &word[l], 4);  // already the little-endian bytes
+#else
+      store_le32(out + 64 * l + 4 * i, word[l]);
+#endif
+    }
   }
 }
 
