@@ -176,3 +176,20 @@ TEST_CASE("random: take() refills when its buffer is spent, never reading past i
   std::sort(seen.begin(), seen.end());
   CHECK(std::unique(seen.begin(), seen.end()) == seen.end());  // 48 bits: no repeat expected
 }
+
+TEST_CASE("random: take() returns exactly the next bytes of the buffer, and no others",
+          "[random]") {
+  RandomBuffer b;
+  b.generation = fork_generation();
+  const auto key = key_00_1f();
+  std::memcpy(b.key, key.data(), 32);
+  refill(b);
+  std::vector<unsigned char> bytes(b.bytes, b.bytes + kRandomBufferBytes);
+  for (size_t width : {6, 8, 6, 1}) {
+    const size_t at = b.pos;
+    uint64_t want = 0;
+    std::memcpy(&want, bytes.data() + at, width);  // those bytes in the host's order
+    CHECK(take(b, width) == want);
+    CHECK(b.pos == at + width);
+  }
+}
