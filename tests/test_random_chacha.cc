@@ -61,7 +61,8 @@ void reference_block(const unsigned char* key, const unsigned char* nonce, uint3
     quarter(x, 2, 7, 8, 13), quarter(x, 3, 4, 9, 14);
   }
   for (int i = 0; i < 16; ++i)
-    for (int b = 0; b < 4; ++b) out[4 * i + b] = static_cast<unsigned char>((x[i] + in[i]) >> 8 * b);
+    for (int b = 0; b < 4; ++b)
+      out[4 * i + b] = static_cast<unsigned char>((x[i] + in[i]) >> 8 * b);
 }
 
 const char* const kBlock232 =
@@ -80,8 +81,7 @@ TEST_CASE("random: ChaCha20 matches RFC 8439 §2.3.2 (one block, counter 1)", "[
   CHECK(tohex(out, 64) == kBlock232);
 }
 
-TEST_CASE("random: ChaCha20 matches RFC 8439 A.1 #1 (zero key and nonce, counter 0)",
-          "[random]") {
+TEST_CASE("random: ChaCha20 matches RFC 8439 A.1 #1 (zero key and nonce, counter 0)", "[random]") {
   const unsigned char zero[32] = {};
   unsigned char out[64];
   chacha20_blocks(zero, zero, 0, out, 1);

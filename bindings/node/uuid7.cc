@@ -1,6 +1,5 @@
 // newUuid7Generator(...): a core Uuid7Generator and its methods, bound to it (as
 // generator.cc binds a Generator), and decodeUuid7(text | Uint8Array).
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -39,27 +38,18 @@ Napi::Value FillUuid7(Napi::Env env, const Gen& gen, const napi_value*) {
   std::memcpy(gen->scratch, b.data(), 16);
   return env.Undefined();
 }
-/// UUIDs per string of nextUuid7sText: bounds what one kept UUID keeps alive (a slice keeps
-/// its whole string) to 36 KiB, and a string of 2^24 UUIDs would pass V8's maximum length.
-constexpr size_t kTextChunk = 1024;
-
-/// nextUuid7sText(n): n ascending canonical UUIDs as Latin-1 strings of up to kTextChunk
-/// UUIDs (36 characters each), which node/index.js slices into nextUuid7s(n)'s array: V8
-/// makes a string per chunk here instead of one per UUID, and a JS slice costs far less
-/// than a string made through N-API.
+/// nextUuid7sText(n): n ascending UUIDs in Latin-1 strings of 1,024 at most, for index.js to slice.
 Napi::Value NextUuid7sText(Napi::Env env, const Gen& gen, const napi_value* args) {
-  const size_t n = gen->gen.batch_size(ToInt64(Napi::Value(env, args[0]), "n"));
-  std::vector<Uuid> uuids(n);
-  gen->gen.next(uuids.data(), n);
-  Napi::Array out = Napi::Array::New(env, (n + kTextChunk - 1) / kTextChunk);
-  char text[36 * kTextChunk];
-  for (size_t at = 0; at < n; at += kTextChunk) {
-    const size_t count = std::min(kTextChunk, n - at);
+  constexpr size_t kChunk = 1024;  // a kept slice keeps 36 KiB alive; 2^24 UUIDs pass V8's limit
+  const auto uuids = gen->gen.next(static_cast<size_t>(ToInt64(Napi::Value(env, args[0]), "n")));
+  Napi::Array out = Napi::Array::New(env, (uuids.size() + kChunk - 1) / kChunk);
+  char text[36 * kChunk];
+  for (size_t at = 0; at < uuids.size(); at += kChunk) {
+    const size_t count = uuids.size() - at < kChunk ? uuids.size() - at : kChunk;
     for (size_t i = 0; i < count; ++i) snowfleet::format_uuid(uuids[at + i], text + 36 * i);
     napi_value chunk = nullptr;
-    if (napi_create_string_latin1(env, text, 36 * count, &chunk) != napi_ok)
-      throw Napi::Error::New(env);
-    out.Set(static_cast<uint32_t>(at / kTextChunk), Napi::Value(env, chunk));
+    NAPI_THROW_IF_FAILED(env, napi_create_string_latin1(env, text, 36 * count, &chunk), out);
+    out.Set(static_cast<uint32_t>(at / kChunk), chunk);
   }
   return out;
 }

@@ -99,8 +99,7 @@ uint64_t Uuid7Generator::seed_of(int64_t ms, detail::ThreadState& t) noexcept {
 }
 
 // The packed (ms << 15 | sequence) of layout 48.0.15@0 is the Snowflake id itself.
-inline Uuid Uuid7Generator::make(int64_t packed, uint64_t random,
-                                  detail::ThreadState& t) noexcept {
+inline Uuid Uuid7Generator::make(int64_t packed, uint64_t random, detail::ThreadState& t) noexcept {
   const int64_t ms = packed >> kSequenceBits;
   const uint64_t counter = seed_of(ms, t) + (static_cast<uint64_t>(packed) & kSequenceMask);
   Uuid u;
