@@ -34,9 +34,9 @@ void getrandom_all(void* p, size_t bytes) {
   }
 }
 
-// ChaCha20 rather than the 8- or 12-round variants: the RFC 8439 test vectors check it,
-// it is what Linux's random driver (and its vDSO getrandom) and OpenBSD's arc4random run,
-// and at 6 bytes per UUID its cost is a few nanoseconds (docs/uuid7.md has the figures).
+// ChaCha20 rather than the 8- or 12-round variants: the RFC 8439 test vectors check it, and
+// it is what Linux's random driver (and its vDSO getrandom) and OpenBSD's arc4random run.
+// Its cost per UUID is docs/uuid7.md's "The random bits".
 //
 // Every kReseedRefills refills (about 1 MiB of output) the key comes from getrandom(2)
 // again, as arc4random does: one system call per ~170,000 UUIDs.
