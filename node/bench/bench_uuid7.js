@@ -9,13 +9,15 @@
 // site); the table shows the median ns per UUID and the ratio to uuid's v7(). Target (issue
 // 13): 10x faster than v7().
 //
-// 2026-12-03, node v20.20.2, 2 cores shared with other builds (load ~8, so every figure is
-// inflated and ratios moved between runs): v7() 1,802 ns; nextUuid7() 154 ns (x11.7; x7.9 and
-// x9.9 in two side-by-side runs); nextUuid7Bytes() 191 ns (x9.5); nextUuid7s(1000) 66 ns per
-// UUID (x27.4; x12.0 and x18.6). A single call's floor under N-API, a native function that
-// only returns a fixed 36-character Latin-1 string, took 44-91 ns in those runs (x20-x36 of
-// v7()): the call and the string are most of nextUuid7(), the core's part ~30 ns (the C++
-// bench's BM_Uuid7Next). Reaching 10x reliably needs the batch form.
+// 2026-12-03, node v20.20.2, 2 cores shared with other engineers' jobs (load 2.5-3):
+// v7() 681 ns; nextUuid7() 98.5 ns (x6.9); nextUuid7Bytes() 124 ns (x5.5); nextUuid7s(1000)
+// 55 ns per UUID (x12.4). In two side-by-side runs against main's addon (load ~3): nextUuid7()
+// 117 -> 88 and 125 -> 96 ns (x5.4 -> x7.1, x5.8 -> x7.5), nextUuid7s(1000) 171 -> 53 and
+// 166 -> 50 ns (x3.7 -> x11.8, x4.4 -> x14.4). The floor of a single call under N-API, a
+// native function that only returns a fixed 36-character Latin-1 string, took 51.6 and 51.2
+// ns in those runs (x12.1, x14.1): 10x needs a whole UUID within ~11 ns of that floor, and
+// the core's part (clock read, CAS, ChaCha20, format) is ~30 ns (C++ BM_Uuid7Next). A single
+// call cannot reach 10x under N-API; the batch does.
 const sf = require('../index.js');
 const { v7 } = require('uuid');
 
