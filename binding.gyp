@@ -48,6 +48,7 @@
       "core/src/options.cc",
       "core/src/quote.cc",
       "core/src/random.cc",
+      "core/src/random_chacha.cc",
       "core/src/range.cc",
       "core/src/scripted_clock.cc",
       "core/src/text_id.cc",

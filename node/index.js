@@ -316,9 +316,21 @@ class Uuid7Generator {
     const scratch = new Uint8Array(16);
     const g = binding.newUuid7Generator(...args, scratch);
     this.#g = g;
-    for (const name of ['nextUuid7', 'nextUuid7s']) {
-      Object.defineProperty(this, name, { value: g[name], configurable: true });
-    }
+    Object.defineProperty(this, 'nextUuid7', { value: g.nextUuid7, configurable: true });
+    // One native call for the batch, one string per 1,024 UUIDs, sliced here (the core
+    // checks n): a string per UUID made through N-API cost more than the UUID itself. A
+    // slice shares its chunk's string: a kept UUID keeps up to 36 KiB alive.
+    const text = g.nextUuid7sText;
+    Object.defineProperty(this, 'nextUuid7s', {
+      value: function nextUuid7s(n) {
+        const out = [];
+        for (const chunk of text(n)) {
+          for (let at = 0; at < chunk.length; at += 36) out.push(chunk.slice(at, at + 36));
+        }
+        return out;
+      },
+      configurable: true,
+    });
     // A Buffer (a Uint8Array) from Node's pool, filled from the scratch the core wrote.
     const fill = g.fillUuid7;
     const allocUnsafe = Buffer.allocUnsafe;

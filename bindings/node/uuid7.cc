@@ -38,13 +38,19 @@ Napi::Value FillUuid7(Napi::Env env, const Gen& gen, const napi_value*) {
   std::memcpy(gen->scratch, b.data(), 16);
   return env.Undefined();
 }
-/// nextUuid7s(n): an array of n ascending canonical strings.
-Napi::Value NextUuid7s(Napi::Env env, const Gen& gen, const napi_value* args) {
-  std::vector<Uuid> uuids(gen->gen.batch_size(ToInt64(Napi::Value(env, args[0]), "n")));
-  gen->gen.next(uuids.data(), uuids.size());
-  Napi::Array out = Napi::Array::New(env, uuids.size());
-  for (size_t i = 0; i < uuids.size(); ++i)
-    out.Set(static_cast<uint32_t>(i), UuidString(env, uuids[i]));
+/// nextUuid7sText(n): n ascending UUIDs in Latin-1 strings of 1,024 at most, for index.js to slice.
+Napi::Value NextUuid7sText(Napi::Env env, const Gen& gen, const napi_value* args) {
+  constexpr size_t kChunk = 1024;  // a kept slice keeps 36 KiB alive; 2^24 UUIDs pass V8's limit
+  const auto uuids = gen->gen.next(static_cast<size_t>(ToInt64(Napi::Value(env, args[0]), "n")));
+  Napi::Array out = Napi::Array::New(env, (uuids.size() + kChunk - 1) / kChunk);
+  char text[36 * kChunk];
+  for (size_t at = 0; at < uuids.size(); at += kChunk) {
+    const size_t count = uuids.size() - at < kChunk ? uuids.size() - at : kChunk;
+    for (size_t i = 0; i < count; ++i) snowfleet::format_uuid(uuids[at + i], text + 36 * i);
+    napi_value chunk = nullptr;
+    NAPI_THROW_IF_FAILED(env, napi_create_string_latin1(env, text, 36 * count, &chunk), out);
+    out.Set(static_cast<uint32_t>(at / kChunk), chunk);
+  }
   return out;
 }
 Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
@@ -76,7 +82,7 @@ Napi::Value NewUuid7Generator(const Napi::CallbackInfo& info) {
   return Export<Native>(fixed,
                         {{"nextUuid7", Bound<Native, NextUuid7>},
                          {"fillUuid7", Bound<Native, FillUuid7>},
-                         {"nextUuid7s", Bound<Native, NextUuid7s, 1>},
+                         {"nextUuid7sText", Bound<Native, NextUuid7sText, 1>},
                          {"close", Bound<Native, Close>},
                          {"closed", Bound<Native, Closed>}},
                         gen);

@@ -24,15 +24,6 @@ constexpr uint64_t kRandomMask = (uint64_t{1} << 48) - 1;
 
 std::atomic<uint64_t> g_next_uid{1};
 
-// The last millisecond's seed per thread: SipHash once per millisecond and generator,
-// not once per UUID.
-struct SeedCache {
-  uint64_t uid = 0;
-  int64_t ms = -1;
-  uint64_t seed = 0;
-};
-thread_local SeedCache t_seed;
-
 // The key of every generator on the system random source: drawn once per process, because
 // those generators share one (millisecond, sequence) word per clock (the id space of
 // 48.0.15@0), and only one key keeps their UUIDs in that word's order. A forked child keeps
@@ -97,28 +88,28 @@ std::unique_lock<std::mutex> Uuid7Generator::lock() const {
 
 Uuid7Generator::~Uuid7Generator() = default;
 
-uint64_t Uuid7Generator::seed_of(int64_t ms) noexcept {
-  SeedCache& c = t_seed;
-  if (c.uid != uid_ || c.ms != ms) {
-    c.seed = detail::siphash24_u64(key_[0], key_[1], static_cast<uint64_t>(ms)) >> (64 - kSeedBits);
-    c.uid = uid_;
-    c.ms = ms;
+// SipHash once per millisecond, generator and thread, not once per UUID.
+uint64_t Uuid7Generator::seed_of(int64_t ms, detail::ThreadState& t) noexcept {
+  if (t.seed_uid != uid_ || t.seed_ms != ms) {
+    t.seed = detail::siphash24_u64(key_[0], key_[1], static_cast<uint64_t>(ms)) >> (64 - kSeedBits);
+    t.seed_uid = uid_;
+    t.seed_ms = ms;
   }
-  return c.seed;
+  return t.seed;
 }
 
 // The packed (ms << 15 | sequence) of layout 48.0.15@0 is the Snowflake id itself.
-inline Uuid Uuid7Generator::make(int64_t packed, uint64_t random) noexcept {
+inline Uuid Uuid7Generator::make(int64_t packed, uint64_t random, detail::ThreadState& t) noexcept {
   const int64_t ms = packed >> kSequenceBits;
-  const uint64_t counter = seed_of(ms) + (static_cast<uint64_t>(packed) & kSequenceMask);
+  const uint64_t counter = seed_of(ms, t) + (static_cast<uint64_t>(packed) & kSequenceMask);
   Uuid u;
   u.hi = (static_cast<uint64_t>(ms) << 16) | 0x7000 | (counter >> 14);
   u.lo = (uint64_t{2} << 62) | ((counter & 0x3fff) << 48) | (random & kRandomMask);
   return u;
 }
 
-inline uint64_t Uuid7Generator::draw() {
-  if (system_random_) return detail::system_random_u48();
+inline uint64_t Uuid7Generator::draw(detail::ThreadState& t) {
+  if (system_random_) return detail::system_random_u48(t.random);
   uint64_t r;
   options_.random->fill(&r, 1);
   return r;
@@ -153,7 +144,8 @@ Uuid Uuid7Generator::next() {
     if (e.kind() != ErrorKind::kForkDetected) throw;
     packed = replace_after_fork().next_id();
   }
-  return make(packed, draw());
+  detail::ThreadState& t = detail::thread_state();
+  return make(packed, draw(t), t);
 }
 
 size_t Uuid7Generator::batch_size(int64_t n) {
@@ -175,17 +167,18 @@ void Uuid7Generator::next(Uuid* out, size_t n) {
   static_assert(sizeof(Uuid) == 2 * sizeof(int64_t), "Uuid is two words");
   int64_t* const ids = reinterpret_cast<int64_t*>(out) + n;
   current().next_ids(ids, n);
+  detail::ThreadState& t = detail::thread_state();
   uint64_t random[256];
   for (size_t done = 0; done < n;) {
     const size_t chunk = std::min(n - done, sizeof random / sizeof random[0]);
     if (system_random_) {
-      for (size_t i = 0; i < chunk; ++i) random[i] = detail::system_random_u48();
+      for (size_t i = 0; i < chunk; ++i) random[i] = detail::system_random_u48(t.random);
     } else {
       options_.random->fill(random, chunk);
     }
     for (size_t i = 0; i < chunk; ++i) {
       const int64_t packed = ids[done + i];
-      out[done + i] = make(packed, random[i]);
+      out[done + i] = make(packed, random[i], t);
     }
     done += chunk;
   }

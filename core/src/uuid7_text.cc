@@ -1,4 +1,5 @@
 // UUID values: bytes, the canonical text form, and the fields of a UUIDv7.
+#include <cstring>
 #include <string>
 
 #include "quote.hpp"
@@ -8,6 +9,29 @@ namespace snowfleet {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
+
+// The two lowercase hex digits of each byte value: one load per byte when formatting.
+struct HexPairs {
+  char pair[256][2];
+  constexpr HexPairs() : pair() {
+    for (int v = 0; v < 256; ++v) {
+      pair[v][0] = kHex[v >> 4];
+      pair[v][1] = kHex[v & 15];
+    }
+  }
+};
+constexpr HexPairs kHexPairs;
+
+// The 16 bytes of half (8 bytes, big-endian) as 16 hex digits at out, with hyphens after
+// the digits whose count is in the bit mask `dash_after` (bit i: after byte i).
+inline char* put_hex(uint64_t half, char* out, unsigned dash_after) noexcept {
+  for (int i = 0; i < 8; ++i) {
+    std::memcpy(out, kHexPairs.pair[(half >> (56 - 8 * i)) & 0xff], 2);
+    out += 2;
+    if (dash_after >> i & 1) *out++ = '-';
+  }
+  return out;
+}
 // Where each of the 32 hex digits goes in the 36-character canonical form.
 constexpr int kDigitPos[32] = {0,  1,  2,  3,  4,  5,  6,  7,  9,  10, 11, 12, 14, 15, 16, 17,
                                19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
@@ -46,12 +70,8 @@ Uuid Uuid::from_bytes(const uint8_t* b) noexcept {
 }
 
 void format_uuid(const Uuid& u, char* out) noexcept {
-  for (int i = 0; i < 16; ++i) {
-    const unsigned v = static_cast<unsigned>((i < 8 ? u.hi : u.lo) >> (56 - 8 * (i % 8))) & 0xff;
-    out[kDigitPos[2 * i]] = kHex[v >> 4];
-    out[kDigitPos[2 * i + 1]] = kHex[v & 15];
-  }
-  out[8] = out[13] = out[18] = out[23] = '-';
+  // 8-4-4-4-12 digits: hyphens after bytes 3 and 5 of hi, after bytes 1 (7) of hi and of lo.
+  put_hex(u.lo, put_hex(u.hi, out, 1u << 3 | 1u << 5 | 1u << 7), 1u << 1);
 }
 
 std::string format_uuid(const Uuid& u) {

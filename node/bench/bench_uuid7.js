@@ -8,6 +8,16 @@
 // Rows run interleaved round-robin, each with its own loop function (a monomorphic call
 // site); the table shows the median ns per UUID and the ratio to uuid's v7(). Target (issue
 // 13): 10x faster than v7().
+//
+// 2026-12-03, node v20.20.2, 2 cores shared with other engineers' jobs (load 2.5-3):
+// v7() 681 ns; nextUuid7() 98.5 ns (x6.9); nextUuid7Bytes() 124 ns (x5.5); nextUuid7s(1000)
+// 55 ns per UUID (x12.4). In two side-by-side runs against main's addon (load ~3): nextUuid7()
+// 117 -> 88 and 125 -> 96 ns (x5.4 -> x7.1, x5.8 -> x7.5), nextUuid7s(1000) 171 -> 53 and
+// 166 -> 50 ns (x3.7 -> x11.8, x4.4 -> x14.4). The floor of a single call under N-API, a
+// native function that only returns a fixed 36-character Latin-1 string, took 51.6 and 51.2
+// ns in those runs (x12.1, x14.1): 10x needs a whole UUID within ~11 ns of that floor, and
+// the core's part (clock read, CAS, ChaCha20, format) is ~30 ns (C++ BM_Uuid7Next). A single
+// call cannot reach 10x under N-API; the batch does.
 const sf = require('../index.js');
 const { v7 } = require('uuid');
 

@@ -19,6 +19,21 @@ test('the string and byte forms are one UUID, pinned by a scripted clock and ran
   assert.equal(sf.decodeUuid7(text).timestampMs, T);
 });
 
+test('nextUuid7s(n): n canonical UUIDs across its 1,024-UUID chunks, as the scripted ones', () => {
+  const make = () => new sf.Uuid7Generator({ clock: new sf.testing.ScriptedClock(T), randomSeed: 7n });
+  for (const n of [0, 1, 1023, 1024, 1025, 3000]) {
+    const batch = make().nextUuid7s(n);
+    assert.equal(batch.length, n);
+    const one = make();
+    const single = Array.from({ length: n }, () => one.nextUuid7());
+    assert.deepEqual(batch, single, `n=${n}`); // the same UUIDs as n single calls
+    for (const u of batch) assert.match(u, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  }
+  const gen = new sf.Uuid7Generator();
+  assert.throws(() => gen.nextUuid7s(2 ** 24 + 1), { name: 'InvalidArgument', message: /16777217/ });
+  assert.throws(() => gen.nextUuid7s('3'), { code: 'ERR_INVALID_ARG_TYPE' });
+});
+
 test('10 M UUIDs are strictly increasing', () => {
   const gen = new sf.Uuid7Generator({ mode: 'monotonic' });
   let last = '';

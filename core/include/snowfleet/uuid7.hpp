@@ -17,6 +17,9 @@
 #include "snowfleet/options.hpp"
 
 namespace snowfleet {
+namespace detail {
+struct ThreadState;  // a thread's random buffer and counter seed (random_internal.hpp)
+}  // namespace detail
 
 /// Where a UUID's random bits come from: an input like the Clock, so tests can script it.
 class RandomSource {
@@ -26,9 +29,9 @@ class RandomSource {
   virtual void fill(uint64_t* out, size_t n) = 0;
 };
 
-/// The process's CSPRNG: getrandom(2), read in blocks into a per-thread buffer (no system
-/// call per UUID) that a forked child discards before its first draw, so parent and child
-/// never share random bits.
+/// The process's CSPRNG: a ChaCha20 stream per thread, keyed from getrandom(2) and
+/// rekeyed as it goes (no system call per UUID); a forked child rekeys from getrandom(2)
+/// before its first draw, so parent and child never share random bits.
 std::shared_ptr<RandomSource> system_random();
 
 /// A random source for tests: the splitmix64 sequence from `seed` (word i is
@@ -146,9 +149,9 @@ class Uuid7Generator {
  private:
   Generator& current();
   Generator& replace_after_fork();
-  uint64_t seed_of(int64_t ms) noexcept;
-  Uuid make(int64_t packed, uint64_t random) noexcept;
-  uint64_t draw();
+  uint64_t seed_of(int64_t ms, detail::ThreadState& t) noexcept;
+  Uuid make(int64_t packed, uint64_t random, detail::ThreadState& t) noexcept;
+  uint64_t draw(detail::ThreadState& t);
   std::unique_lock<std::mutex> lock() const;
 
   Uuid7Options options_;
