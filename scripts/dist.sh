@@ -141,8 +141,6 @@ section "dist: sdist (builds from source anywhere else)"
 # shellcheck disable=SC2086 # $targets is a list
 dist_npm "$dist" "$builds" $targets
 
-section "dist: artifacts"
-(cd "$dist" && for f in *; do
-  printf '%10d  %s\n' "$(stat -c %s "$f")" "$f"
-done)
+section "dist: artifacts (bytes, name, platforms) and their checks"
 bash scripts/dist-check.sh "$dist"
+echo "dist: done in $SECONDS s"
