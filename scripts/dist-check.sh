@@ -1,13 +1,83 @@
 #!/usr/bin/env bash
-# Checks the artifacts scripts/dist.sh wrote (default out/dist/): every native file inside
-# a wheel, npm tarball or jar needs only libc (+ libm, libpthread, libdl, the dynamic
-# loader) and the id-space registry shipped beside it; every wheel is under 1 MiB.
+# Checks the artifacts scripts/dist.sh wrote (default out/dist/) and prints each one's size
+# and the platforms it carries. Fails unless
+# - every native (ELF) file inside a wheel, npm tarball or jar needs only libc (+ libm,
+#   libpthread, libdl, the dynamic loader) and the id-space registry shipped beside it;
+# - every native file is built for the platform its place names (a wheel's platform tag,
+#   the jar's native/linux-<arch>-<gnu|musl>/, the tarball's prebuilds/linux-<x64|arm64>/
+#   and its glibc/musl tag): its ELF machine, its C library (libc.so.6 or
+#   libc.musl-<arch>.so.1), and for glibc no symbol version newer than 2.17 (the
+#   manylinux_2_17 baseline); a native file anywhere else (the sdist, the -sources jar) fails;
+# - every wheel's platform tag is the one `auditwheel show` computes for it (AUDITWHEEL, or
+#   out/dist-tools/bin/auditwheel as scripts/dist.sh installs it), and it is under 1 MiB.
 set -euo pipefail
 dist=${1:-out/dist}
 allowed='^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-(x86-64|aarch64)\.so\.[12]|libc\.musl-(x86_64|aarch64)\.so\.1|libsnowfleet_registry\.so\.1)$'
+glibc_max=2.17
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/packaging/auditwheel-tag.sh"
+auditwheel=${AUDITWHEEL:-$here/../out/dist-tools/bin/auditwheel}
+[ -x "$auditwheel" ] || auditwheel=$(command -v auditwheel || true)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0 checked=0
+
+bad() {
+  echo "FAIL $*" >&2
+  fail=1
+}
+
+# expect ARTIFACT PATH: "<arch> <gnu|musl>" the place of PATH inside ARTIFACT names, or
+# nothing when no native file belongs there.
+expect() {
+  local a=$1 p=$2
+  case $a in
+    *.whl)
+      [[ $a =~ -(manylinux|musllinux)_[0-9]+_[0-9]+_(x86_64|aarch64)\.whl$ ]] || return 0
+      echo "${BASH_REMATCH[2]} $([ "${BASH_REMATCH[1]}" = musllinux ] && echo musl || echo gnu)" ;;
+    *-sources.jar | *-javadoc.jar) ;;
+    *.jar)
+      [[ $p =~ ^/native/linux-(x86_64|aarch64)-(gnu|musl)/[^/]+$ ]] &&
+        echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" ;;
+    *.tgz)
+      if [[ $p =~ ^/package/prebuilds/linux-(x64|arm64)/(snowfleet\.(glibc|musl)\.node|(glibc|musl)/[^/]+)$ ]]; then
+        local libc=${BASH_REMATCH[3]:-${BASH_REMATCH[4]}}
+        echo "$([ "${BASH_REMATCH[1]}" = x64 ] && echo x86_64 || echo aarch64)" \
+          "$([ "$libc" = musl ] && echo musl || echo gnu)"
+      fi ;;
+  esac
+  return 0
+}
+
+# check_elf ARTIFACT FILE PATH: FILE (at PATH inside ARTIFACT) against the rules above.
+check_elf() {
+  local a=$1 f=$2 p=$3 where want arch libc machine needed newest
+  where="$(basename "$a"):$p"
+  want=$(expect "$a" "$p")
+  [ -n "$want" ] || { bad "$where: a native file where no platform's belongs"; return; }
+  read -r arch libc <<<"$want"
+  needed=$(readelf -d "$f" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p')
+  local extra
+  extra=$(grep -Ev "$allowed" <<<"$needed" || true)
+  [ -z "$extra" ] || bad "$where needs $(echo $extra)"
+  machine=$(readelf -h "$f" | sed -nE 's/^ *Machine: *//p')
+  case $arch:$machine in
+    x86_64:*X86-64 | aarch64:AArch64) ;;
+    *) bad "$where is built for $machine, its place names $arch" ;;
+  esac
+  if [ "$libc" = musl ]; then
+    grep -qx "libc.musl-$arch.so.1" <<<"$needed" ||
+      bad "$where does not need libc.musl-$arch.so.1 (needs: $(echo $needed)), its place names musl"
+  else
+    grep -qx 'libc.so.6' <<<"$needed" ||
+      bad "$where does not need glibc's libc.so.6 (needs: $(echo $needed)), its place names glibc"
+    newest=$(readelf -V "$f" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
+    if [ -n "$newest" ] && [ "$(printf '%s\n' "$newest" "$glibc_max" | sort -V | tail -n 1)" != "$glibc_max" ]; then
+      bad "$where needs GLIBC_$newest, newer than the manylinux baseline $glibc_max"
+    fi
+  fi
+}
+
 for a in "$dist"/*; do
   x="$work/$(basename "$a")"
   mkdir "$x"
@@ -16,20 +86,33 @@ for a in "$dist"/*; do
     *.tgz | *.tar.gz) tar -xzf "$a" -C "$x" ;;
     *) continue ;;
   esac
-  if [[ $a == *.whl ]] && [ "$(stat -c %s "$a")" -ge 1048576 ]; then
-    echo "FAIL $a: $(stat -c %s "$a") bytes, the limit is 1 MiB" >&2
-    fail=1
-  fi
+  size=$(stat -c %s "$a")
+  tags=
+  case $a in
+    *.whl)
+      [ "$size" -lt 1048576 ] || bad "$a: $size bytes, the limit is 1 MiB"
+      named=${a%.whl}
+      named=${named##*-}
+      if [ -z "$auditwheel" ]; then
+        bad "$a: auditwheel not found (scripts/dist.sh installs it in out/dist-tools; or set AUDITWHEEL)"
+      else
+        computed=$(auditwheel_tag "$auditwheel" "$a")
+        [ "$computed" = "$named" ] ||
+          bad "$a: named $named, auditwheel show computes '${computed:-no tag}'"
+        tags="$named (auditwheel: ${computed:-none})"
+      fi ;;
+    *-sources.jar | *-javadoc.jar) ;;
+    *.jar) tags=$(cd "$x" && ls -d native/*/ 2>/dev/null | sed 's|native/||; s|/$||' | tr '\n' ' ') ;;
+    *.tgz) tags=$(cd "$x/package" && find prebuilds -name '*.node' 2>/dev/null | sort | tr '\n' ' ') ;;
+  esac
+  printf '%10d  %-55s %s\n' "$size" "$(basename "$a")" "$tags"
   while IFS= read -r -d '' f; do
     file -b "$f" | grep -q '^ELF' || continue
     checked=$((checked + 1))
-    bad=$(readelf -d "$f" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p' | grep -Ev "$allowed" || true)
-    if [ -n "$bad" ]; then
-      echo "FAIL $(basename "$a"):${f#"$x"} needs $(echo $bad)" >&2
-      fail=1
-    fi
+    check_elf "$a" "$f" "${f#"$x"}"
   done < <(find "$x" -type f -print0)
 done
 [ "$checked" -gt 0 ] || { echo "FAIL no native file found under $dist" >&2; exit 1; }
 [ "$fail" = 0 ] || exit 1
-echo "dist-check: $checked native files need only libc (+libm, libpthread, libdl); wheels under 1 MiB"
+echo "dist-check: $checked native files, each built for the platform its place names, need only" \
+  "libc (+libm, libpthread, libdl), glibc <= $glibc_max; wheel tags as auditwheel computes; wheels under 1 MiB"

@@ -5,6 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
+mkdir -p out
 for run in a b; do
   rm -rf "out/dist-repro-build-$run" "out/dist-repro-$run"
   SNOWFLEET_DIST_BUILD="out/dist-repro-build-$run" SNOWFLEET_DIST_OUT="out/dist-repro-$run" \
