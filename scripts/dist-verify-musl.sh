@@ -13,8 +13,8 @@
 #   downloaded by it.
 # - The wheel goes into a fresh venv of it by pip (which computes the musllinux tags it
 #   accepts from the interpreter's loader, as on Alpine), mints ids, and the Python suite runs
-#   against it; the test dependencies (pytest, hypothesis, snowflake-id, gunicorn) are the
-#   musllinux wheels the host's pip fetches for that platform. The interpreter runs natively,
+#   against it; the test dependencies (pytest, hypothesis, snowflake-id) are the musllinux
+#   wheels the host's pip fetches for that platform. The interpreter runs natively,
 #   so the tests that start a Python subprocess run too.
 # - The jar's and the npm tarball's x86_64 musl libraries, when out/dist has them, are loaded
 #   by musl's loader (no musl JVM or Node here; see the last section).
@@ -82,21 +82,23 @@ py=$work/build/python
 if [ ! -x "$py" ] || ! "$py" -c 'import zlib, ctypes' 2>/dev/null; then
   section "dist-verify (musl): zlib, libffi and CPython 3.11 built against musl"
   start=$(date +%s)
-  deps=$work/deps  # static zlib (pip reads wheels with it) and libffi (ctypes), -fPIC
-  rm -rf "$work/zlib-src" "$work/ffi-src" "$deps" "$work/Python-3.11"* "$work/build"
+  clibs=$work/clibs  # static zlib (pip reads wheels with it) and libffi (ctypes), -fPIC
+  rm -rf "$work/zlib-src" "$work/ffi-src" "$clibs" "$work/Python-3.11"* "$work/build"
   mkdir "$work/zlib-src" "$work/ffi-src" "$work/build"
   tar -xf "$(ls "$apt_dir"/src/zlib_*.orig.tar.*)" -C "$work/zlib-src" --strip-components=1
-  (cd "$work/zlib-src" && CC=$cc CFLAGS="-O2 -fPIC" ./configure --static --prefix="$deps" >/dev/null &&
-    nice -n 10 make -j2 libz.a >/dev/null && make install >/dev/null)
+  (cd "$work/zlib-src" && CC=$cc CFLAGS="-O2 -fPIC" ./configure --static --prefix="$clibs" &&
+    nice -n 10 make -j2 libz.a && make install) >"$work/zlib.log" 2>&1 ||
+    { tail -n 20 "$work/zlib.log" >&2; exit 1; }
   # (no static trampolines: their source wants the kernel's headers, which musl-dev lacks)
   tar -xf "$(ls "$apt_dir"/src/libffi_*.orig.tar.*)" -C "$work/ffi-src" --strip-components=1
   (cd "$work/ffi-src" && CC=$cc CFLAGS="-O2 -fPIC" ./configure --disable-shared --enable-static \
-    --disable-docs --disable-multi-os-directory --disable-exec-static-tramp --prefix="$deps" \
-    >/dev/null && nice -n 10 make -j2 >/dev/null && make install >/dev/null)
+    --disable-docs --disable-multi-os-directory --disable-exec-static-tramp --prefix="$clibs" &&
+    nice -n 10 make -j2 && make install) >"$work/libffi.log" 2>&1 ||
+    { tail -n 20 "$work/libffi.log" >&2; exit 1; }
   tar -xf "$(ls "$apt_dir"/src/python3.11_*.orig.tar.*)" -C "$work"
   (cd "$work/build" && nice -n 10 "../Python-3.11"*/configure \
     --build=x86_64-pc-linux-musl --host=x86_64-pc-linux-musl CC="$cc" CXX=/bin/false \
-    PKG_CONFIG=/bin/false CPPFLAGS="-I$deps/include" LDFLAGS="-L$deps/lib" \
+    PKG_CONFIG=/bin/false CPPFLAGS="-I$clibs/include" LDFLAGS="-L$clibs/lib" \
     --without-ensurepip --disable-test-modules >"$work/configure.log" 2>&1 ||
     { tail -n 20 "$work/configure.log" >&2; exit 1; })
   (cd "$work/build" && nice -n 10 make -j2 >"$work/make.log" 2>&1 || { tail -n 30 "$work/make.log" >&2; exit 1; })
@@ -115,15 +117,17 @@ rm -rf "$venv"
 pip=("$venv/bin/python" "$(ls "$work"/Python-3.11*/Lib/ensurepip/_bundled/pip-*.whl)/pip")
 # The test dependencies as musllinux wheels, fetched by the host's pip (the musl CPython has
 # no ssl module), on the venv's path through a .pth file. Not mypy (the typing tests skip:
-# nothing there is about the platform) nor numpy (its tests skip): its musllinux_1_2 wheel
+# nothing there is about the platform), nor gunicorn (imports ssl; its prefork test skips),
+# nor numpy (its tests skip): its musllinux_1_2 wheel
 # carries libgcc_s and libstdc++ linked with packed relative relocations
 # (DT_RELR), which musl loads from 1.2.4 on; Debian's 1.2.3 maps them and then jumps to an
 # unrelocated address (SIGSEGV on import).
 deps=$work/site-deps
-if [ ! -d "$deps/gunicorn" ]; then
-  python3 -m pip install -q --disable-pip-version-check --target "$deps" --only-binary :all: \
+if [ ! -d "$deps/snowflake" ]; then
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --target "$deps" \
+    --only-binary :all: \
     --platform musllinux_1_2_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
-    pytest hypothesis snowflake-id gunicorn
+    pytest hypothesis snowflake-id
 fi
 echo "$deps" >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/test-deps.pth"
 # The wheel's own files must load on every musl 1.2: no DT_RELR (see above).
@@ -182,7 +186,9 @@ else
   echo "  no jar carrying native/linux-x86_64-musl/ in $dist: skipped"
 fi
 tarballs=("$dist"/snowfleet-*.tgz)
-if [ ${#tarballs[@]} = 1 ] && tar -tzf "${tarballs[0]}" | grep -qx package/prebuilds/linux-x64/snowfleet.musl.node; then
+# (the listing goes to a file: grep -q ending early would fail tar with SIGPIPE under pipefail)
+[ ${#tarballs[@]} = 1 ] && tar -tzf "${tarballs[0]}" >"$work/npm.list" || : >"$work/npm.list"
+if grep -qx package/prebuilds/linux-x64/snowfleet.musl.node "$work/npm.list"; then
   rm -rf "$work/npm-musl" && mkdir "$work/npm-musl"
   tar -xzf "${tarballs[0]}" -C "$work/npm-musl" package/prebuilds/linux-x64
   addon=$work/npm-musl/package/prebuilds/linux-x64/snowfleet.musl.node
