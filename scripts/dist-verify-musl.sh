@@ -20,8 +20,8 @@
 #   by musl's loader (no musl JVM or Node here; see the last section).
 #
 # Usage: bash scripts/dist-verify-musl.sh [DIST_DIR]   (default out/dist)
-# The first run builds zlib, libffi and CPython (7 - 19 min on this loaded 2-core machine); later runs
-# reuse out/dist-musl/build. See docs/dist.md ("Verified on").
+# The first run builds zlib, libffi and CPython (7 - 19 min on a loaded 2-core machine);
+# later runs reuse out/dist-musl/build (about 75 s). See docs/dist.md ("Verified on").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
