@@ -14,6 +14,9 @@ section "conformance: vectors are strict JSON, follow the schema, and are not st
 python3 conformance/generate.py --check
 python3 -m pytest -q conformance/test_vectors.py
 
+section "core: a SNOWFLEET_ETCD=OFF build needs neither libcurl's nor nlohmann-json's headers"
+bash scripts/check-etcd-off.sh
+
 for variant in release asan-ubsan tsan; do
   case $variant in
     release) flags=(-DCMAKE_BUILD_TYPE=Release -DSNOWFLEET_BUILD_BENCH=ON) ;;

@@ -4,9 +4,9 @@
 // (create_revision of its slot key, mod_revision of its mark key); the failure branch
 // reads both, so a slot no longer ours is told so and the others are sent again.
 // Only built with etcd support.
+#if SNOWFLEET_HAVE_ETCD
 #include "etcd_process_lease.hpp"
 
-#if SNOWFLEET_HAVE_ETCD
 #include <algorithm>
 #include <chrono>
 

@@ -13,9 +13,9 @@
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
 //   marks:     one thread sends the marks of this process's slots on the lease in shared
 //              transactions (etcd_mark_batch.cc).
+#if SNOWFLEET_HAVE_ETCD
 #include "etcd_process_lease.hpp"
 
-#if SNOWFLEET_HAVE_ETCD
 #include <pthread.h>
 #include <unistd.h>
 
