@@ -37,6 +37,7 @@ section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
 zig_tools_install
 
 . scripts/packaging/auditwheel-tag.sh
+. scripts/packaging/python-module-args.sh
 
 rm -rf "$dist" && mkdir -p "$dist"
 for t in $targets; do
@@ -50,10 +51,8 @@ for t in $targets; do
     build=$builds/$t-py
     # One build directory per target: a new Python only rebuilds the binding.
     mkdir -p "$build"
-    cmake_cross "$t" "$build" -U 'Python_*' -U '_Python_*' -DSNOWFLEET_BUILD_PYTHON=ON \
-      -DPython_EXECUTABLE="$py" -Dpybind11_DIR="$("$tools/bin/python" -m pybind11 --cmakedir)" \
-      -DPYTHON_IS_DEBUG=OFF -DPYTHON_MODULE_DEBUG_POSTFIX= \
-      -DPYTHON_MODULE_EXTENSION=".cpython-${v/./}-$arch-linux-$libc.so"
+    python_module_args "$v" "$arch" "$libc" "$py" "$("$tools/bin/python" -m pybind11 --cmakedir)"
+    cmake_cross "$t" "$build" "${pyargs[@]}"
     nice -n 15 cmake --build "$build" -j2 --target _snowfleet snowfleet_registry >/dev/null
     stage=$(mktemp -d)
     mkdir "$stage/snowfleet" "$stage.raw"
