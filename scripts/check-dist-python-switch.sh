@@ -4,7 +4,8 @@
 # extension module's name must stay the one those arguments give for the target
 # (.cpython-310-x86_64-linux-musl.so), not the build machine's interpreter's: this configures
 # the project twice in one directory (CPython 3.9 then 3.10, named for x86_64 musl, with the
-# host compiler: only the name is checked) and reads PYTHON_MODULE_EXTENSION from the cache.
+# host compiler: only the name is checked) and reads PYTHON_MODULE_EXTENSION (and the headers
+# found) from the cache.
 # Configure only; a private venv holds the pinned pybind11.
 #
 #   bash scripts/check-dist-python-switch.sh
@@ -25,8 +26,13 @@ for v in 3.9 3.10; do
     "${pyargs[@]}" >"$work/configure-$v.log" 2>&1 || { cat "$work/configure-$v.log" >&2; exit 1; }
   got=$(sed -n 's/^PYTHON_MODULE_EXTENSION:[A-Z]*=//p' "$work/b/CMakeCache.txt")
   want=".cpython-${v/./}-x86_64-linux-musl.so"
+  inc=$(sed -n 's/^_Python_INCLUDE_DIR:[A-Z]*=//p' "$work/b/CMakeCache.txt")
+  case $inc in
+    */python$v) ;;
+    *) echo "FAIL CPython $v: the headers are $inc" >&2; fail=1 ;;
+  esac
   if [ "$got" = "$want" ]; then
-    echo "CPython $v: $got"
+    echo "CPython $v: $got, headers $inc"
   else
     echo "FAIL CPython $v after $([ "$v" = 3.9 ] && echo nothing || echo 3.9): the module is named $got, not $want" >&2
     fail=1
