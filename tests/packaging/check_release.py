@@ -2,9 +2,10 @@
 """What a user gets from the release artifacts scripts/dist.sh writes (default out/dist/):
 fails when one of them lacks what pyproject.toml, package.json, pom.xml and LICENSE promise.
 
-- every wheel: the `snowfleet` console script ([project.scripts] as entry_points.txt), the
-  license file, METADATA with the keywords, project URLs and extras pyproject.toml declares
-  (what `pip install snowfleet[test]` and the PyPI page read), RECORD hashes that match;
+- every wheel: a manylinux_2_17 one also named manylinux2014 (pip < 20.3), the `snowfleet`
+  console script ([project.scripts] as entry_points.txt), the license file, METADATA with
+  the keywords, project URLs and extras pyproject.toml declares (what `pip install
+  snowfleet[test]` and the PyPI page read), RECORD hashes that match;
 - every archive (wheels, sdist, npm tarball, jar, -sources and -javadoc jars): LICENSE;
 - one version: VERSION's, in every file name, METADATA, _version.py, the npm package.json
   and the jar's manifest and pom.properties.
@@ -43,6 +44,13 @@ def metadata_fields(text: str) -> list[tuple[str, str]]:
 def check_wheel(path: Path, project: dict, license_text: str, version: str) -> list[str]:
     errors = []
     where = path.name
+    # pip before 20.3 (RHEL 8's python39-pip is 20.2.4) knows manylinux2014, not PEP 600's
+    # manylinux_2_17: without the legacy alias in the name it refuses the wheel and builds the
+    # sdist (auditwheel repair names such wheels with both).
+    platforms = path.name[:-len(".whl")].split("-")[-1].split(".")
+    if any(re.fullmatch(r"manylinux_2_17_\w+", p) for p in platforms) and \
+            not any(p.startswith("manylinux2014_") for p in platforms):
+        errors.append(f"{where}: manylinux_2_17 without the manylinux2014 alias: pip < 20.3 refuses it")
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
         info = f"snowfleet-{version}.dist-info"
