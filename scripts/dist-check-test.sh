@@ -47,7 +47,7 @@ with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
 EOF
 }
 
-whl=$(one '*-manylinux_2_17_x86_64.whl')
+whl=$(one '*-manylinux_2_17_x86_64.manylinux2014_x86_64.whl')
 jar=$(one 'snowfleet-*[0-9].jar')
 tgz=$(one '*.tgz')
 sdist=$(one '*.tar.gz')

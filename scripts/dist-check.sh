@@ -9,7 +9,8 @@
 #   libc.musl-<arch>.so.1), and for glibc no symbol version newer than 2.17 (the
 #   manylinux_2_17 baseline); a native file anywhere else (the sdist, the -sources jar) fails;
 # - every wheel's platform tag is the one `auditwheel show` computes for it (AUDITWHEEL, or
-#   out/dist-tools/bin/auditwheel as scripts/dist.sh installs it), and it is under 1 MiB.
+#   out/dist-tools/bin/auditwheel as scripts/dist.sh installs it; a manylinux_2_17 wheel is
+#   also named by its legacy alias manylinux2014), and it is under 1 MiB.
 set -euo pipefail
 dist=${1:-out/dist}
 allowed='^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-(x86-64|aarch64)\.so\.[12]|libc\.musl-(x86_64|aarch64)\.so\.1|libsnowfleet_registry\.so\.1)$'
@@ -33,7 +34,7 @@ expect() {
   local a=$1 p=$2
   case $a in
     *.whl)
-      [[ $a =~ -(manylinux|musllinux)_[0-9]+_[0-9]+_(x86_64|aarch64)\.whl$ ]] || return 0
+      [[ $a =~ -(manylinux|musllinux)_[0-9]+_[0-9]+_(x86_64|aarch64)(\.manylinux2014_[a-z0-9_]+)?\.whl$ ]] || return 0
       echo "${BASH_REMATCH[2]} $([ "${BASH_REMATCH[1]}" = musllinux ] && echo musl || echo gnu)" ;;
     *-sources.jar | *-javadoc.jar) ;;
     *.jar)
@@ -97,8 +98,12 @@ for a in "$dist"/*; do
         bad "$a: auditwheel not found (scripts/dist.sh installs it in out/dist-tools; or set AUDITWHEEL)"
       else
         computed=$(auditwheel_tag "$auditwheel" "$a")
-        [ "$computed" = "$named" ] ||
-          bad "$a: named $named, auditwheel show computes '${computed:-no tag}'"
+        # the name is auditwheel's tag, and for manylinux_2_17 its legacy alias after it
+        # (scripts/packaging/make_wheel.py: pip < 20.3 knows only manylinux2014)
+        want=$computed
+        [[ $computed == manylinux_2_17_* ]] && want="$computed.manylinux2014_${computed#manylinux_2_17_}"
+        [ -n "$computed" ] && [ "$want" = "$named" ] ||
+          bad "$a: named $named, auditwheel show computes '${computed:-no tag}' (the name wants '${want:-?}')"
         tags="$named (auditwheel: ${computed:-none})"
       fi ;;
     *-sources.jar | *-javadoc.jar) ;;

@@ -142,4 +142,6 @@ dist_npm "$dist" "$builds" $targets
 
 section "dist: artifacts (bytes, name, platforms) and their checks"
 bash scripts/dist-check.sh "$dist"
+# what surrounds the native files: console script, LICENSE, metadata, one version
+python3 tests/packaging/check_release.py "$dist"
 echo "dist: done in $SECONDS s"

@@ -1,5 +1,9 @@
 """Writes a wheel byte-for-byte reproducibly (scripts/dist.sh): sorted entries, every
-timestamp SOURCE_DATE_EPOCH, fixed permissions, METADATA from pyproject.toml.
+timestamp SOURCE_DATE_EPOCH, fixed permissions, METADATA, the console script
+(entry_points.txt) and the license file from pyproject.toml and LICENSE: what a wheel built
+from the sdist (scikit-build-core) carries, so pip gives the same `snowfleet` command.
+A manylinux_2_17 wheel is also tagged manylinux2014 (the name `auditwheel repair` gives):
+pip before 20.3 (RHEL 8's python39-pip is 20.2.4) knows only the legacy name.
 
 usage: make_wheel.py STAGING_DIR OUT_DIR PYTHON_TAG PLATFORM_TAG
 STAGING_DIR holds the files of the wheel's root (snowfleet/...). Prints the wheel's path.
@@ -31,10 +35,32 @@ def metadata(project: dict) -> str:
     lic = project.get("license", {})
     if isinstance(lic, dict) and "text" in lic:
         lines.append(f"License: {lic['text']}")
+    lines.append("License-File: LICENSE")
+    if project.get("keywords"):
+        lines.append(f"Keywords: {','.join(project['keywords'])}")
     lines += [f"Classifier: {c}" for c in project.get("classifiers", [])]
+    lines += [f"Project-URL: {label}, {url}" for label, url in project.get("urls", {}).items()]
+    lines += [f"Requires-Dist: {d}" for d in project.get("dependencies", [])]
+    for extra, deps in project.get("optional-dependencies", {}).items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f"Requires-Dist: {d}; extra == \"{extra}\"" for d in deps]
     lines.append("Description-Content-Type: text/markdown")
     readme = (ROOT / project["readme"]).read_text(encoding="utf-8")
     return "\n".join(lines) + "\n\n" + readme
+
+
+def entry_points(project: dict) -> str:
+    scripts = project.get("scripts", {})
+    return "[console_scripts]\n" + "".join(f"{k} = {v}\n" for k, v in scripts.items()) if scripts else ""
+
+
+def platform_tags(plat_tag: str) -> list:
+    """The platform tags a wheel is named by: manylinux_2_17_ARCH also as manylinux2014_ARCH
+    (PEP 600's alias; pip < 20.3 reads only the legacy name)."""
+    tags = [plat_tag]
+    if plat_tag.startswith("manylinux_2_17_"):
+        tags.append("manylinux2014_" + plat_tag[len("manylinux_2_17_"):])
+    return tags
 
 
 def main() -> None:
@@ -51,9 +77,13 @@ def main() -> None:
         files[path.relative_to(staging).as_posix()] = path.read_bytes()
     files["snowfleet/_version.py"] = f'\n__version__ = "{version}"\n'.encode()
     files[f"{dist_info}/METADATA"] = metadata(project).encode()
+    files[f"{dist_info}/LICENSE"] = (ROOT / "LICENSE").read_bytes()
+    if entry_points(project):
+        files[f"{dist_info}/entry_points.txt"] = entry_points(project).encode()
+    plats = platform_tags(plat_tag)
     files[f"{dist_info}/WHEEL"] = (
         "Wheel-Version: 1.0\nGenerator: snowfleet scripts/packaging/make_wheel.py\n"
-        f"Root-Is-Purelib: false\nTag: {py_tag}-{py_tag}-{plat_tag}\n"
+        "Root-Is-Purelib: false\n" + "".join(f"Tag: {py_tag}-{py_tag}-{p}\n" for p in plats)
     ).encode()
     record = []
     for arc, data in files.items():
@@ -65,7 +95,7 @@ def main() -> None:
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))
     stamp = time.gmtime(max(epoch, 315532800))[:6]  # zip cannot store dates before 1980
     out_dir.mkdir(parents=True, exist_ok=True)
-    wheel = out_dir / f"{name}-{version}-{py_tag}-{py_tag}-{plat_tag}.whl"
+    wheel = out_dir / f"{name}-{version}-{py_tag}-{py_tag}-{'.'.join(plats)}.whl"
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
         # dist-info last, as installers expect; the rest sorted.
         for arc in sorted(files, key=lambda a: (a.startswith(dist_info), a)):
