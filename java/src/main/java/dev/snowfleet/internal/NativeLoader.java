@@ -78,7 +78,11 @@ public final class NativeLoader {
                 try {
                     System.load(file.toString());
                 } catch (UnsatisfiedLinkError e) {
-                    throw link("cannot load the bundled " + resource, e);
+                    throw link("cannot load the bundled " + resource + " extracted to " + dir
+                            + " (if java.io.tmpdir is mounted noexec: set -Djava.io.tmpdir to a"
+                            + " directory that allows exec, or -D" + PROPERTY + " to a copy of "
+                            + System.mapLibraryName(LIBRARY) + " with " + REGISTRY
+                            + " beside it)", e);
                 }
             } finally {
                 deleteQuietly(dir);
