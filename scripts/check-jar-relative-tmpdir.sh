@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The jar with a relative java.io.tmpdir (-Djava.io.tmpdir=tmp, as some launchers and build
+# tools pass): NativeLoader extracts the JNI library there and System.load, which takes only
+# absolute paths, refused it ("Expecting an absolute path of the library"). Fails unless the
+# jar loads and mints.
+#
+#   bash scripts/check-jar-relative-tmpdir.sh out/dist/snowfleet-VERSION.jar
+set -euo pipefail
+jar=$(realpath "${1:?usage: check-jar-relative-tmpdir.sh JAR}")
+java=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp"
+cat >"$work/Mint.java" <<'J'
+public class Mint {
+    public static void main(String[] a) {
+        try (dev.snowfleet.Generator g = dev.snowfleet.Generator.builder().nodeId(1).build()) {
+            System.out.println("minted " + g.nextId());
+        }
+    }
+}
+J
+if out=$(cd "$work" && "$java" -Djava.io.tmpdir=tmp -cp "$jar" Mint.java 2>&1); then
+  echo "check-jar-relative-tmpdir: $out with -Djava.io.tmpdir=tmp"
+else
+  echo "FAIL: the jar does not load with -Djava.io.tmpdir=tmp:" >&2
+  grep -v '^\s*at ' <<<"$out" >&2
+  exit 1
+fi
