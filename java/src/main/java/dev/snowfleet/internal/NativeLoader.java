@@ -271,7 +271,8 @@ public final class NativeLoader {
     // A private directory per load: no other user can swap a file before it is loaded.
     private static Path tempDirectory(String resource) {
         try {
-            Path dir = Files.createTempDirectory("snowfleet-jni-");
+            // absolute: System.load refuses a relative path (a relative java.io.tmpdir)
+            Path dir = Files.createTempDirectory("snowfleet-jni-").toAbsolutePath();
             dir.toFile().deleteOnExit();
             return dir;
         } catch (IOException e) {
