@@ -36,3 +36,27 @@ def test_a_native_module_from_another_release_is_refused_on_import(tmp_path: Pat
     assert last.startswith("ImportError: "), run.stderr
     assert "9.9.9" in last and _snowfleet.__version__ in last, last
     assert "pip install --force-reinstall" in last, last
+
+
+def test_a_missing_native_module_is_one_import_error_naming_it_and_the_fix(tmp_path: Path) -> None:
+    # A copy of the installed package without its extension module: what a wheel of another
+    # CPython (its .so carries that interpreter's suffix), a source checkout on sys.path or an
+    # interrupted install leaves. The error must name the missing module and how to get it,
+    # not blame a circular import.
+    package = tmp_path / "snowfleet"
+    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    for so in package.glob("_snowfleet*.so"):
+        so.unlink()
+    run = subprocess.run(
+        [sys.executable, "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode != 0, "import succeeded without the native module"
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    assert "circular import" not in last, last
+    assert "_snowfleet" in last, last
+    assert "pip install" in last, last
