@@ -37,3 +37,22 @@ test('an addon from another release is refused on load, naming both versions', (
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('no addon for this platform is one error naming the platform and how to build one', () => {
+  // The package as an install with no prebuild for this platform and no source build left
+  // (pnpm 10 and npm's allowScripts skip the install script; an unsupported OS or arch).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sf-no-addon-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node'));
+    fs.copyFileSync(path.join(ROOT, 'node', 'index.js'), path.join(dir, 'node', 'index.js'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    const r = spawnSync(process.execPath, ['-e', "require('./node/index.js')"], { cwd: dir, encoding: 'utf8' });
+    assert.notEqual(r.status, 0, 'loaded without an addon');
+    const plat = new RegExp(`${process.platform}.{0,8}${process.arch}`);
+    assert.match(r.stderr, plat);
+    assert.ok(r.stderr.includes('npm rebuild snowfleet'), r.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
