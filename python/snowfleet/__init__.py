@@ -18,9 +18,15 @@ from __future__ import annotations
 
 # The build writes _version.py from the repository's VERSION file (pyproject.toml), and the
 # native module carries the same file's contents: a layer and a module from two releases (a
-# half-finished upgrade, a stale extension) are refused here, before either is used.
-from ._version import __version__
-from . import _snowfleet
+# half-finished upgrade, a stale extension) are refused here, before either is used. A module
+# that is missing or cannot be loaded is one ImportError saying why and how to reinstall.
+try:
+    from ._version import __version__
+    from . import _snowfleet
+except ImportError as error:
+    from ._native import native_import_error
+
+    raise native_import_error(error, __file__, globals().get("__version__")) from None
 
 if _snowfleet.__version__ != __version__:
     raise ImportError(

@@ -60,3 +60,49 @@ def test_a_missing_native_module_is_one_import_error_naming_it_and_the_fix(tmp_p
     assert "circular import" not in last, last
     assert "_snowfleet" in last, last
     assert "pip install" in last, last
+
+
+def test_an_unloadable_native_module_is_one_import_error_with_the_loaders_reason(
+    tmp_path: Path,
+) -> None:
+    # The module is there but the dynamic loader refuses it (a truncated download, a wheel for
+    # another libc or CPU): the loader's reason must survive, with the way out beside it.
+    package = tmp_path / "snowfleet"
+    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    for so in package.glob("_snowfleet.*.so"):
+        so.write_bytes(b"not an ELF file\n" * 16)
+    run = subprocess.run(
+        [sys.executable, "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode != 0, "import succeeded with a broken native module"
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    assert "snowfleet._snowfleet" in last, last
+    assert "ELF header" in last, last
+    assert "pip install --force-reinstall" in last, last
+
+
+def test_a_native_module_for_another_python_is_named_in_the_import_error(tmp_path: Path) -> None:
+    # A wheel for another CPython installed by hand, or a build directory copied between
+    # interpreters: the module is there under a name this interpreter does not load.
+    package = tmp_path / "snowfleet"
+    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    for so in package.glob("_snowfleet.*.so"):
+        so.rename(package / "_snowfleet.cpython-27-x86_64-linux-gnu.so")
+    run = subprocess.run(
+        [sys.executable, "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode != 0, "import succeeded without a loadable native module"
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    assert "_snowfleet.cpython-27-x86_64-linux-gnu.so" in last, last
+    assert "another Python" in last, last
+    assert "pip install --force-reinstall" in last, last
