@@ -9,7 +9,50 @@
 
 const path = require('node:path');
 
-const binding = require('node-gyp-build')(path.join(__dirname, '..'));
+const binding = loadAddon(path.join(__dirname, '..'));
+
+// node-gyp-build finds the addon (build/ from a source build, else the matching prebuild);
+// its own errors name neither a way out nor, for LIBC=musl, the variable that chose the file.
+function loadAddon(root) {
+  const gypBuild = require('node-gyp-build');
+  let file;
+  try {
+    file = gypBuild.resolve(root);
+  } catch {
+    throw new Error(
+      `snowfleet has no native addon for ${addonTarget()}: no prebuild in ` +
+        `${path.join(root, 'prebuilds')} matches and no source build is in ` +
+        `${path.join(root, 'build')} (pnpm 10 and npm's allowScripts skip the install script ` +
+        `that builds it). Build it: npm rebuild snowfleet (needs python3, make and a C++17 ` +
+        `compiler; with pnpm, allow snowfleet's build script first)`,
+    );
+  }
+  try {
+    return require(file);
+  } catch (err) {
+    const glibc = glibcVersion();
+    const wayOut =
+      process.env.LIBC === 'musl' && glibc
+        ? `LIBC=musl in the environment chose this musl build on a glibc ${glibc} machine: unset LIBC`
+        : 'Rebuild it: npm rebuild snowfleet';
+    throw new Error(
+      `snowfleet cannot load its native addon ${file} on ${addonTarget()}: ${err.message}. ${wayOut}`,
+    );
+  }
+}
+
+// Only on the error paths: a process report takes milliseconds.
+function glibcVersion() {
+  return process.report.getReport().header.glibcVersionRuntime;
+}
+
+// The platform as node-gyp-build matches prebuilds: os, arch and libc (LIBC overrides it).
+function addonTarget() {
+  const glibc = glibcVersion();
+  const { LIBC } = process.env;
+  const libc = LIBC ? `libc ${LIBC} from LIBC=${LIBC}` : glibc ? `glibc ${glibc}` : 'not glibc';
+  return `${process.platform}-${process.arch} (${libc}), Node ${process.versions.node}`;
+}
 
 // package.json and the addon both carry the repository's VERSION file: an addon from another
 // release (a stale build/ or prebuild) is refused here, before anything uses it.

@@ -56,3 +56,31 @@ test('no addon for this platform is one error naming the platform and how to bui
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const onGlibc = Boolean(process.report.getReport().header.glibcVersionRuntime);
+
+test('a musl addon that LIBC=musl chose on a glibc machine is refused naming LIBC=musl', { skip: !onGlibc && 'needs glibc' }, () => {
+  // LIBC=musl makes node-gyp-build prefer the musl prebuild; on glibc it cannot load (here a
+  // stand-in file: the dynamic loader refuses either way), and the way out is unsetting LIBC.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sf-musl-addon-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node'));
+    fs.copyFileSync(path.join(ROOT, 'node', 'index.js'), path.join(dir, 'node', 'index.js'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    const prebuilds = path.join(dir, 'prebuilds', `${process.platform}-${process.arch}`);
+    fs.mkdirSync(prebuilds, { recursive: true });
+    fs.writeFileSync(path.join(prebuilds, 'snowfleet.musl.node'), 'not an ELF file\n'.repeat(16));
+    const r = spawnSync(process.execPath, ['-e', "require('./node/index.js')"], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, LIBC: 'musl' },
+    });
+    assert.notEqual(r.status, 0, 'loaded a file that is no addon');
+    assert.ok(r.stderr.includes('snowfleet.musl.node'), r.stderr);
+    assert.ok(r.stderr.includes('LIBC=musl'), r.stderr);
+    assert.match(r.stderr, /glibc/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
