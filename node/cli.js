@@ -7,6 +7,14 @@ const path = require('node:path');
 require('./index.js');
 const binding = require('node-gyp-build')(path.join(__dirname, '..'));
 
+// A reader that closed the pipe early (`npx snowfleet next -n 1000 | head`) wants no more
+// output: end quietly with the status of a process SIGPIPE ended (128 + 13), as the C++
+// executable does, instead of an unhandled EPIPE's stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(141);
+});
+
 const { code, out, err } = binding.runCli(...process.argv.slice(2));
 process.stdout.write(out);
 process.stderr.write(err);
