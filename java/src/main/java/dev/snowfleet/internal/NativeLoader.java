@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * and {@link System#load loaded}), then {@link System#loadLibrary System.loadLibrary}
  * ("snowfleet_jni" on {@code java.library.path}) for a library installed on the system. When
  * none loads, the error names the platform found, the platforms the jar carries and how to
- * build the library from source.
+ * build the library from source. A JVM that denies native access (JDK 24+,
+ * {@code --illegal-native-access=deny}) gets an error naming {@code --enable-native-access}.
  *
  * <p>The platform is {@code <os>-<arch>-<libc>} on Linux ({@code linux-x86_64-gnu},
  * {@code linux-aarch64-musl}) and {@code <os>-<arch>} elsewhere. A released jar
@@ -55,6 +56,19 @@ public final class NativeLoader {
         if (source != null) {
             return;
         }
+        try {
+            loadFirstFound();
+        } catch (IllegalCallerException e) {
+            // JDK 24+ with --illegal-native-access=deny (JEP 472's announced default) refuses
+            // System.load to code not granted native access. Left alone, the static
+            // initializer that called load() would wrap it in ExceptionInInitializerError,
+            // and nothing would name the flag that grants access.
+            throw link(nativeAccessDenied(NativeLoader.class.getModule()), e);
+        }
+    }
+
+    // The property's file, else the bundled library, else java.library.path (class comment).
+    private static void loadFirstFound() {
         String override = System.getProperty(PROPERTY);
         if (override != null && !override.isBlank()) {
             Path path = Path.of(override).toAbsolutePath();
@@ -99,6 +113,19 @@ public final class NativeLoader {
                     r -> NativeLoader.class.getResource(r) != null), e);
         }
         source = "java.library.path";
+    }
+
+    /**
+     * The error when the JVM denies native access to {@code module}: the flag that grants it,
+     * for the class path (ALL-UNNAMED) or the module path (the module's name).
+     */
+    static String nativeAccessDenied(Module module) {
+        String target = module.isNamed() ? module.getName() : "ALL-UNNAMED";
+        String denied = module.isNamed() ? "module " + target : "code on the class path";
+        return "this JVM denies native access (JNI) to " + denied + ", and snowfleet's ids are"
+                + " minted by a native library. Allow it: java --enable-native-access=" + target
+                + " ... (or, for an executable jar, Enable-Native-Access: ALL-UNNAMED in its"
+                + " manifest)";
     }
 
     /**

@@ -141,6 +141,17 @@ class NativeLoaderTest {
     }
 
     @Test
+    void deniedNativeAccessNamesTheFlagForTheClassPathOrTheModule() {
+        // The denial itself needs JDK 24+ (scripts/check-jar-native-access.sh); here the flag
+        // each way of running the jar needs.
+        String m = NativeLoader.nativeAccessDenied(NativeLoaderTest.class.getModule());
+        assertTrue(m.contains("--enable-native-access=ALL-UNNAMED"), m);
+        m = NativeLoader.nativeAccessDenied(Object.class.getModule());
+        assertTrue(m.contains("module java.base"), m);
+        assertTrue(m.contains("--enable-native-access=java.base"), m);
+    }
+
+    @Test
     void theLoadedLibraryIsThisRelease() throws IOException {
         String version = Files.readString(Path.of(System.getProperty("snowfleet.conformance.dir"))
                 .resolve("../../VERSION")).trim();
