@@ -54,3 +54,25 @@ TEST_CASE("etcd:// without libcurl names what to install, then works once it is 
   CHECK(std::string(unreachable.what()).find("unreachable") != std::string::npos);
   CHECK(curl_mapped());
 }
+
+#ifdef SNOWFLEET_CURL_7_29_SHIM
+TEST_CASE("etcd:// refuses a libcurl older than 7.32, naming the version found",
+          "[node-source][curl]") {
+  // Before 7.32 libcurl has every function the loader resolves but not the progress callback
+  // close() cancels requests with: it drew its own progress meter on stderr instead.
+  const std::string real = detail::etcd::set_curl_library_for_test(SNOWFLEET_CURL_7_29_SHIM);
+  const Error old = claim_error();
+  detail::etcd::set_curl_library_for_test(real);
+  CHECK(old.kind() == ErrorKind::kNodeIdUnavailable);
+  const std::string what = old.what();
+  INFO(what);
+  CHECK(what.find("node source '" + kSpec + "'") != std::string::npos);
+  CHECK(what.find("libcurl 7.29.0") != std::string::npos);
+  CHECK(what.find("7.32 or later") != std::string::npos);
+  CHECK(what.find("unreachable") == std::string::npos);
+
+  // Refused before anything was kept: the machine's libcurl loads at the next claim.
+  const Error unreachable = claim_error();
+  CHECK(std::string(unreachable.what()).find("unreachable") != std::string::npos);
+}
+#endif

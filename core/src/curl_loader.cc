@@ -39,6 +39,7 @@ struct Api {
   CURLcode (*setopt_pointer)(CURL*, CURLoption, void*);
   CURLcode (*setopt_off_t)(CURL*, CURLoption, curl_off_t);
   CURLcode (*getinfo)(CURL*, CURLINFO, void*);
+  curl_version_info_data* (*version_info)(CURLversion);
 };
 
 std::mutex g_mu;
@@ -57,6 +58,24 @@ void resolve(void* lib, const char* name, F& out, const std::string& spec) {
                 "node source " + quote(spec) + ": " + g_library + " has no " + name +
                     " (etcd:// needs libcurl 7.32 or later); " + kInstall);
   out = reinterpret_cast<F>(sym);
+}
+
+// CURLOPT_XFERINFOFUNCTION, the progress callback etcd_http.cc cancels requests in flight
+// with (close(), deadlines), came with 7.32.0. An older libcurl (RHEL/CentOS 7 ship 7.29) has
+// every function resolved here but answers that option with CURLE_UNKNOWN_OPTION, and then
+// writes its own progress meter to stderr for every request: refused by version instead.
+constexpr unsigned kMinVersionNum = 0x072000;
+
+void check_version(const Api& api, const std::string& spec) {
+  const curl_version_info_data* info = api.version_info(CURLVERSION_FIRST);
+  if (info && info->version_num >= kMinVersionNum) return;
+  const std::string found = info && info->version ? info->version : "of unknown version";
+  throw Error(ErrorKind::kNodeIdUnavailable,
+              "node source " + quote(spec) + ": " + g_library + " is libcurl " + found +
+                  " and etcd:// needs libcurl 7.32 or later (older ones cannot cancel a "
+                  "request and write a progress meter to stderr); install libcurl 7.32 or "
+                  "later (RHEL/CentOS 7 ship 7.29, RHEL 8 ships 7.61), or put its "
+                  "libcurl.so.4 on LD_LIBRARY_PATH");
 }
 
 // load_curl ran in the constructor of every Http handle before any of these calls.
@@ -82,6 +101,8 @@ void load_curl(const std::string& spec) {
   }
   Api api{};
   try {
+    resolve(lib, "curl_version_info", api.version_info, spec);
+    check_version(api, spec);
     resolve(lib, "curl_global_init", api.global_init, spec);
     resolve(lib, "curl_easy_init", api.easy_init, spec);
     resolve(lib, "curl_easy_cleanup", api.easy_cleanup, spec);

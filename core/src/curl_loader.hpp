@@ -14,7 +14,8 @@ namespace etcd {
 
 /// Loads libcurl (once per process; a load that failed is tried again at the next claim).
 /// Throws Error kNodeIdUnavailable naming `spec` (the node source's text), the library and
-/// the packages that install it when the library or one of its functions is missing.
+/// the packages that install it when the library or one of its functions is missing, or
+/// when the library is older than 7.32 (it names the version found).
 void load_curl(const std::string& spec);
 
 /// Tests only: the library load_curl opens from now on (default "libcurl.so.4"). Forgets
