@@ -23,10 +23,10 @@ from __future__ import annotations
 try:
     from ._version import __version__
     from . import _snowfleet
-except ImportError as error:
+except ImportError as _import_error:  # private: stubtest checks the public names
     from ._native import native_import_error
 
-    raise native_import_error(error, __file__, globals().get("__version__")) from None
+    raise native_import_error(_import_error, __file__, globals().get("__version__")) from None
 
 if _snowfleet.__version__ != __version__:
     raise ImportError(
