@@ -96,8 +96,9 @@ if [ ! -x "$loader" ]; then
 fi
 { run "$loader" 2>&1 || true; } | sed -n 's/^/  /;1,2p'  # (its usage text, exit 1)
 
-# gcc with musl's specs, every path in them moved into $musl (x86_64: the loader's too, as
-# nothing runs it from a root); musl's libc.so sits in lib/$triple/. CPython's configure and
+# gcc with musl's specs, every path in them moved into $musl but the loader's, which becomes
+# $interp: the real one (x86_64, run natively from no root) or its qemu wrapper (aarch64,
+# see the header); musl's libc.so sits in lib/$triple/. CPython's configure and
 # setup.py ask for --print-multiarch / -print-multiarch, where gcc would answer
 # $arch-linux-gnu (and setup.py would then add glibc's headers to every module's build).
 cc=$work/musl-gcc
