@@ -4,8 +4,9 @@
 # sysroot of unpacked arm64 packages; the wheel is installed into a fresh venv of it by pip,
 # mints ids, and a subset of the Python suite runs against it.
 #
-# The arm64 packages are fetched with a private apt state (out/dist-arm64/apt), so the
-# machine's own apt configuration (its architectures, its package lists) is left as it is.
+# The arm64 packages are fetched with a private apt state (out/dist-arm64/apt,
+# scripts/packaging/apt-sysroot.sh), so the machine's own apt configuration (its
+# architectures, its package lists) is left as it is.
 #
 # The subset leaves out the tests that start a Python subprocess (test_exit, test_fork,
 # test_prefork, the CLI and doc runners): sys.executable is an aarch64 file the host kernel
@@ -15,6 +16,7 @@
 # qemu it saw the keeper's extra write (mark_writes 3, not 2).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/packaging/apt-sysroot.sh"
 cd "$(repo_root)"
 root=$PWD
 dist=${1:-out/dist}
@@ -28,10 +30,7 @@ apt_install qemu-user
 work=$root/out/dist-arm64
 apt_dir=$work/apt
 sysroot=$work/sysroot
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
-touch "$apt_dir/status"
-apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-  -o "Dir::State::status=$apt_dir/status" -o APT::Architecture=arm64 -o APT::Architectures=arm64)
+apt_private "$apt_dir" arm64
 # CPython 3.11 and the libraries its interpreter and stdlib extension modules load (what
 # `apt-cache depends --recurse python3.11` lists, less the tools a package install runs).
 pkgs=(python3.11 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib python3.11-venv
@@ -39,12 +38,7 @@ pkgs=(python3.11 python3.11-minimal libpython3.11-minimal libpython3.11-stdlib p
   libffi8 libbz2-1.0 liblzma5 libcrypt1 libsqlite3-0 libuuid1 libncursesw6 libtinfo6
   libreadline8 libnsl2 libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0
   libcom-err2 libkeyutils1 libdb5.3 libgdbm6 libgdbm-compat4)
-if [ ! -x "$sysroot/usr/bin/python3.11" ]; then
-  apt-get "${apt_opts[@]}" update -qq >/dev/null
-  (cd "$apt_dir/debs" && apt-get "${apt_opts[@]}" download "${pkgs[@]}" >/dev/null 2>&1)
-  rm -rf "$sysroot" && mkdir -p "$sysroot"
-  for d in "$apt_dir"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
-fi
+[ -x "$sysroot/usr/bin/python3.11" ] || apt_sysroot "$apt_dir" "$sysroot" "${pkgs[@]}"
 py() { qemu-aarch64 -L "$sysroot" "$@"; }
 py "$sysroot/usr/bin/python3.11" -c 'import platform, sys; print(" ", platform.machine(), sys.version.split()[0])'
 

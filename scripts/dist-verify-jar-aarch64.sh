@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves the jar scripts/dist.sh wrote (out/dist/snowfleet-VERSION.jar) on an arm64 JVM:
 # Debian 12's own openjdk-17-jre-headless:arm64 runs under qemu-aarch64 (Debian's qemu-user)
-# from a sysroot of unpacked arm64 packages, fetched with a private apt state (the machine's
-# apt architectures and its amd64 JDK are left as they are; nothing arm64 is installed).
+# from a sysroot of unpacked arm64 packages, fetched with a private apt state
+# (scripts/packaging/apt-sysroot.sh: the machine's apt architectures and its amd64 JDK are
+# left as they are; nothing arm64 is installed).
 #
 # 1. The jar itself: scripts/packaging/JarVerify.java (compiled by the host's javac: the JRE
 #    has none) must see NativeLoader name linux-aarch64-gnu, load the jar's
@@ -31,6 +32,7 @@
 # Takes minutes: every JVM start is emulated. See docs/dist.md ("Verified on").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/packaging/apt-sysroot.sh"
 cd "$(repo_root)"
 root=$PWD
 dist=${1:-out/dist}
@@ -51,19 +53,12 @@ work=$root/out/dist-arm64-jdk
 apt_dir=$work/apt
 sysroot=$work/sysroot
 jhome=$sysroot/usr/lib/jvm/java-17-openjdk-arm64
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
-touch "$apt_dir/status"
-apt_opts=(-o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-  -o "Dir::State::status=$apt_dir/status" -o APT::Architecture=arm64 -o APT::Architectures=arm64)
+apt_private "$apt_dir" arm64
 # The JRE and what its launcher, libjvm and the java.base libraries load; the JRE's other
 # dependencies (CUPS, fonts, ALSA, NSS, ...) serve AWT, printing and TLS providers only.
 pkgs=(openjdk-17-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g)
 if [ ! -x "$jhome/lib/jspawnhelper.aarch64" ]; then
-  apt-get "${apt_opts[@]}" update -qq >/dev/null
-  rm -f "$apt_dir"/debs/*.deb
-  (cd "$apt_dir/debs" && apt-get "${apt_opts[@]}" download "${pkgs[@]}" >/dev/null 2>&1)
-  rm -rf "$sysroot" && mkdir -p "$sysroot"
-  for d in "$apt_dir"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
+  apt_sysroot "$apt_dir" "$sysroot" "${pkgs[@]}"
   for exe in bin/java lib/jspawnhelper; do
     mv "$jhome/$exe" "$jhome/$exe.aarch64"
     printf '#!/bin/sh\n# exec by the JVM: the host runs this script, qemu the aarch64 file\nexec qemu-aarch64 -L "%s" "%s" "$@"\n' \
