@@ -10,19 +10,12 @@ jar=$(realpath "${1:?usage: check-jar-native-access.sh JAR}")
 java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat >"$work/Mint.java" <<'J'
-public class Mint {
-    public static void main(String[] a) {
-        try (dev.snowfleet.Generator g = dev.snowfleet.Generator.builder().nodeId(1).build()) {
-            System.out.println("minted " + g.nextId());
-        }
-    }
-}
-J
+# the single-file program dist.sh runs on the jar: loads it and mints
+smoke=$(realpath "$(dirname "$0")/packaging/JarSmoke.java")
 "$java" --illegal-native-access=deny -version >/dev/null 2>&1 ||
   { echo "$java has no --illegal-native-access (JDK 24+ needed)" >&2; exit 2; }
 set +e
-out=$("$java" --illegal-native-access=deny -cp "$jar" "$work/Mint.java" 2>&1)
+out=$("$java" --illegal-native-access=deny -cp "$jar" "$smoke" 2>&1)
 rc=$?
 set -e
 echo "exit $rc: $(grep -m1 -E 'Exception|Error' <<<"$out" || head -n 1 <<<"$out")"

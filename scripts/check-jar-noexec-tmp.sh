@@ -12,15 +12,8 @@ java=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/noexec"
-cat >"$work/Mint.java" <<'J'
-public class Mint {
-    public static void main(String[] a) {
-        try (dev.snowfleet.Generator g = dev.snowfleet.Generator.builder().nodeId(1).build()) {
-            System.out.println("minted " + g.nextId());
-        }
-    }
-}
-J
+# the single-file program dist.sh runs on the jar: loads it and mints
+smoke=$(realpath "$(dirname "$0")/packaging/JarSmoke.java")
 # A machine that cannot make a mount namespace (no root, or a container without
 # CAP_SYS_ADMIN) cannot stage the noexec directory: said, not failed.
 if ! unshare -m mount -t tmpfs -o noexec,size=1m tmpfs "$work/noexec" 2>/dev/null; then
@@ -29,7 +22,7 @@ if ! unshare -m mount -t tmpfs -o noexec,size=1m tmpfs "$work/noexec" 2>/dev/nul
 fi
 set +e
 out=$(unshare -m bash -c 'mount -t tmpfs -o noexec,size=16m tmpfs "$1" && exec "$2" -Djava.io.tmpdir="$1" -cp "$3" "$4"' \
-  _ "$work/noexec" "$java" "$jar" "$work/Mint.java" 2>&1)
+  _ "$work/noexec" "$java" "$jar" "$smoke" 2>&1)
 rc=$?
 set -e
 first=$(grep -m1 'UnsatisfiedLinkError' <<<"$out" || true)

@@ -11,16 +11,9 @@ java=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
-cat >"$work/Mint.java" <<'J'
-public class Mint {
-    public static void main(String[] a) {
-        try (dev.snowfleet.Generator g = dev.snowfleet.Generator.builder().nodeId(1).build()) {
-            System.out.println("minted " + g.nextId());
-        }
-    }
-}
-J
-if out=$(cd "$work" && "$java" -Djava.io.tmpdir=tmp -cp "$jar" Mint.java 2>&1); then
+# the single-file program dist.sh runs on the jar: loads it and mints
+smoke=$(realpath "$(dirname "$0")/packaging/JarSmoke.java")
+if out=$(cd "$work" && "$java" -Djava.io.tmpdir=tmp -cp "$jar" "$smoke" 2>&1); then
   echo "check-jar-relative-tmpdir: $out with -Djava.io.tmpdir=tmp"
 else
   echo "FAIL: the jar does not load with -Djava.io.tmpdir=tmp:" >&2

@@ -12,6 +12,30 @@ import snowfleet
 from snowfleet import _snowfleet
 
 
+def copy_of_the_package(tmp_path: Path) -> Path:
+    """A copy of the installed package under tmp_path, for a test to damage."""
+    package = tmp_path / "snowfleet"
+    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    return package
+
+
+def import_error_of_the_copy(tmp_path: Path, why: str) -> str:
+    """Imports the damaged copy in a fresh interpreter; the last stderr line, which must be
+    one ImportError (why: what the import would have missed, if it succeeded)."""
+    run = subprocess.run(
+        [sys.executable, "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode != 0, f"import succeeded: {why}"
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    assert "pip install --force-reinstall" in last, last
+    return last
+
+
 def test_python_layer_and_native_module_agree() -> None:
     assert snowfleet.__version__ == _snowfleet.__version__
     parts = snowfleet.__version__.split(".")
@@ -21,21 +45,10 @@ def test_python_layer_and_native_module_agree() -> None:
 def test_a_native_module_from_another_release_is_refused_on_import(tmp_path: Path) -> None:
     # A copy of the installed package whose Python layer says 9.9.9: the state a half-upgraded
     # install or a stale extension left in a source tree is in.
-    package = tmp_path / "snowfleet"
-    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    package = copy_of_the_package(tmp_path)
     (package / "_version.py").write_text('__version__ = "9.9.9"\n')
-    run = subprocess.run(
-        [sys.executable, "-c", "import snowfleet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode != 0, "import succeeded: the version mismatch went unnoticed"
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: "), run.stderr
+    last = import_error_of_the_copy(tmp_path, "the version mismatch went unnoticed")
     assert "9.9.9" in last and _snowfleet.__version__ in last, last
-    assert "pip install --force-reinstall" in last, last
 
 
 def test_a_missing_native_module_is_one_import_error_naming_it_and_the_fix(tmp_path: Path) -> None:
@@ -43,23 +56,12 @@ def test_a_missing_native_module_is_one_import_error_naming_it_and_the_fix(tmp_p
     # CPython (its .so carries that interpreter's suffix), a source checkout on sys.path or an
     # interrupted install leaves. The error must name the missing module and how to get it,
     # not blame a circular import.
-    package = tmp_path / "snowfleet"
-    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    package = copy_of_the_package(tmp_path)
     for so in package.glob("_snowfleet*.so"):
         so.unlink()
-    run = subprocess.run(
-        [sys.executable, "-c", "import snowfleet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode != 0, "import succeeded without the native module"
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: "), run.stderr
+    last = import_error_of_the_copy(tmp_path, "without the native module")
     assert "circular import" not in last, last
     assert "_snowfleet" in last, last
-    assert "pip install" in last, last
 
 
 def test_an_unloadable_native_module_is_one_import_error_with_the_loaders_reason(
@@ -67,42 +69,20 @@ def test_an_unloadable_native_module_is_one_import_error_with_the_loaders_reason
 ) -> None:
     # The module is there but the dynamic loader refuses it (a truncated download, a wheel for
     # another libc or CPU): the loader's reason must survive, with the way out beside it.
-    package = tmp_path / "snowfleet"
-    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    package = copy_of_the_package(tmp_path)
     for so in package.glob("_snowfleet.*.so"):
         so.write_bytes(b"not an ELF file\n" * 16)
-    run = subprocess.run(
-        [sys.executable, "-c", "import snowfleet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode != 0, "import succeeded with a broken native module"
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: "), run.stderr
+    last = import_error_of_the_copy(tmp_path, "with a broken native module")
     assert "snowfleet._snowfleet" in last, last
     assert "ELF header" in last, last
-    assert "pip install --force-reinstall" in last, last
 
 
 def test_a_native_module_for_another_python_is_named_in_the_import_error(tmp_path: Path) -> None:
     # A wheel for another CPython installed by hand, or a build directory copied between
     # interpreters: the module is there under a name this interpreter does not load.
-    package = tmp_path / "snowfleet"
-    shutil.copytree(Path(snowfleet.__file__).parent, package)
+    package = copy_of_the_package(tmp_path)
     for so in package.glob("_snowfleet.*.so"):
         so.rename(package / "_snowfleet.cpython-27-x86_64-linux-gnu.so")
-    run = subprocess.run(
-        [sys.executable, "-c", "import snowfleet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert run.returncode != 0, "import succeeded without a loadable native module"
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: "), run.stderr
+    last = import_error_of_the_copy(tmp_path, "without a loadable native module")
     assert "_snowfleet.cpython-27-x86_64-linux-gnu.so" in last, last
     assert "another Python" in last, last
-    assert "pip install --force-reinstall" in last, last
