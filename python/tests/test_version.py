@@ -86,3 +86,39 @@ def test_a_native_module_for_another_python_is_named_in_the_import_error(tmp_pat
     last = import_error_of_the_copy(tmp_path, "without a loadable native module")
     assert "_snowfleet.cpython-27-x86_64-linux-gnu.so" in last, last
     assert "another Python" in last, last
+
+
+def test_a_missing_version_file_is_not_blamed_on_the_native_module(tmp_path: Path) -> None:
+    # Breaker (breaker-fixes2): _version.py is missing (a source tree whose build never wrote
+    # it, a half-removed install) while the native module is there and loads. The error must
+    # name snowfleet._version, not say "cannot import its native module snowfleet._snowfleet".
+    package = copy_of_the_package(tmp_path)
+    (package / "_version.py").unlink()
+    last = import_error_of_the_copy(tmp_path, "without _version.py")
+    assert "snowfleet._version" in last, last
+    assert "native module snowfleet._snowfleet" not in last, last
+
+
+def test_the_pip_command_in_the_import_error_survives_a_path_with_spaces(tmp_path: Path) -> None:
+    # Breaker (breaker-fixes2): an interpreter under a directory with a space ("/opt/my apps/
+    # venv/bin/python"); the pip command the ImportError offers must paste into a shell as is.
+    import shlex
+
+    package = copy_of_the_package(tmp_path)
+    for so in package.glob("_snowfleet*.so"):
+        so.unlink()
+    bindir = tmp_path / "my python"
+    bindir.mkdir()
+    python = bindir / "python3"
+    python.symlink_to(sys.executable)
+    run = subprocess.run(
+        [str(python), "-c", "import snowfleet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), run.stderr
+    command = last[last.index("Install the build for this Python: ") :].split(": ", 1)[1]
+    assert shlex.split(command)[:3] == [str(python), "-m", "pip"], command
