@@ -4,6 +4,7 @@ pip command that installs one this interpreter can load."""
 from __future__ import annotations
 
 import importlib.machinery
+import shlex
 import sys
 from pathlib import Path
 from typing import Optional
@@ -18,6 +19,16 @@ def native_import_error(error: ImportError, init_file: str, version: Optional[st
     # what the directory holds instead. A module that is there but refused by the dynamic loader
     # keeps the loader's own reason (wrong libc, wrong CPU, truncated file).
     package_dir = Path(init_file).parent
+    requirement = f"snowfleet=={version}" if version else "snowfleet"
+    # quoted: an interpreter under "/opt/my apps/..." must paste into a shell as is
+    interpreter = shlex.quote(sys.executable or "python3")
+    pip = f"{interpreter} -m pip install --force-reinstall --no-cache-dir"
+    if getattr(error, "name", None) == "snowfleet._version":
+        # The version file the build writes, not the native module: say which is missing.
+        return ImportError(
+            f"snowfleet cannot import snowfleet._version (the version file its build writes "
+            f"into {package_dir}): {error}. Reinstall it: {pip} {requirement}"
+        )
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     found = sorted(p.name for p in package_dir.glob("_snowfleet.*") if p.suffix != ".pyi")
@@ -33,10 +44,7 @@ def native_import_error(error: ImportError, init_file: str, version: Optional[st
         )
     else:
         reason = str(error)
-    requirement = f"snowfleet=={version}" if version else "snowfleet"
-    interpreter = sys.executable or "python3"
     return ImportError(
         f"snowfleet cannot import its native module snowfleet._snowfleet: {reason}. Install the "
-        f"build for this Python: {interpreter} -m pip install --force-reinstall --no-cache-dir "
-        f"{requirement}"
+        f"build for this Python: {pip} {requirement}"
     )
