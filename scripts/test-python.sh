@@ -64,6 +64,9 @@ SNOWFLEET_CLI="$PY -m snowfleet" bash "$ROOT/tests/cli_test.sh"
 SNOWFLEET_CLI="$VENV/bin/snowfleet" bash "$ROOT/tests/cli_test.sh"
 log "the sdist carries only what it builds from"
 "$PY" "$ROOT/tests/packaging/check_archives.py" sdist | tail -n 1
+log "the release checker refuses wheels pip would install wrong (tests/packaging/test_check_release.py)"
+"$PY" -m pip install -q --disable-pip-version-check "packaging>=24.1"
+"$PY" -m pytest -q -p no:cacheprovider "$ROOT/tests/packaging/test_check_release.py"
 
 # The suite above runs 3,000 differential scenarios; CI runs 100,000: 10 seeded shards (the
 # same scenarios every run), two pytest processes at a time, about 2 minutes on 2 idle

@@ -35,7 +35,6 @@ def metadata(project: dict) -> str:
     lic = project.get("license", {})
     if isinstance(lic, dict) and "text" in lic:
         lines.append(f"License: {lic['text']}")
-    lines.append("License-File: LICENSE")
     if project.get("keywords"):
         lines.append(f"Keywords: {','.join(project['keywords'])}")
     lines += [f"Classifier: {c}" for c in project.get("classifiers", [])]

@@ -51,11 +51,23 @@ def check_wheel(path: Path, project: dict, license_text: str, version: str) -> l
     if any(re.fullmatch(r"manylinux_2_17_\w+", p) for p in platforms) and \
             not any(p.startswith("manylinux2014_") for p in platforms):
         errors.append(f"{where}: manylinux_2_17 without the manylinux2014 alias: pip < 20.3 refuses it")
+    # pip < 20.3 reads only the alias: it must name the same architecture
+    for p in platforms:
+        if p.startswith("manylinux2014_") and f"manylinux_2_17_{p[len('manylinux2014_'):]}" not in platforms:
+            errors.append(f"{where}: alias {p} names another platform than {'.'.join(platforms)}")
+    py_tag = path.name.split("-")[2]  # cp311
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
         info = f"snowfleet-{version}.dist-info"
         if f"{info}/METADATA" not in names:
             return [f"{where}: no {info}/METADATA (another version's dist-info?)"]
+        if f"{info}/RECORD" not in names:
+            return errors + [f"{where}: no {info}/RECORD"]
+        # the native module is the one this wheel's Python tag loads
+        for n in names:
+            m = re.fullmatch(r"snowfleet/_snowfleet\.cpython-(\d+)[-.].*", n)
+            if m and f"cp{m.group(1)}" != py_tag:
+                errors.append(f"{where}: {n} is for CPython {m.group(1)}, the wheel is {py_tag}")
         meta = z.read(f"{info}/METADATA").decode()
         fields = metadata_fields(meta)
         keys = {k for k, _ in fields}
@@ -85,10 +97,14 @@ def check_wheel(path: Path, project: dict, license_text: str, version: str) -> l
             if f"{label}, {url}" not in urls:
                 errors.append(f"{where}: METADATA has no Project-URL: {label}, {url}")
         extras = {v for k, v in fields if k == "Provides-Extra"}
-        for extra in project.get("optional-dependencies", {}):
+        requires = {v for k, v in fields if k == "Requires-Dist"}
+        for extra, deps in project.get("optional-dependencies", {}).items():
             if extra not in extras:
                 errors.append(f"{where}: METADATA has no Provides-Extra: {extra} "
                               f"(`pip install snowfleet[{extra}]` installs none of its requirements)")
+            for d in deps:
+                if f'{d}; extra == "{extra}"' not in requires:
+                    errors.append(f'{where}: METADATA has no Requires-Dist: {d}; extra == "{extra}"')
         got = dict(fields).get("Version")
         if got != version:
             errors.append(f"{where}: METADATA Version {got}, VERSION says {version}")
@@ -102,12 +118,18 @@ def check_wheel(path: Path, project: dict, license_text: str, version: str) -> l
         for row in record:
             arc, digest, _size = row.rsplit(",", 2)
             listed[arc] = digest
+        for arc in listed:
+            if arc not in names:
+                errors.append(f"{where}: RECORD lists {arc}, which the wheel does not hold")
         for n in names:
             if n.endswith("/"):
                 continue
             if n not in listed:
                 errors.append(f"{where}: {n} is not in RECORD")
-            elif listed[n]:
+            elif not listed[n]:
+                if n != f"{info}/RECORD":
+                    errors.append(f"{where}: RECORD row of {n} has no hash")
+            else:
                 algo, want = listed[n].split("=", 1)
                 have = base64.urlsafe_b64encode(hashlib.new(algo, z.read(n)).digest()).rstrip(b"=").decode()
                 if have != want:
