@@ -13,16 +13,24 @@ const binding = loadAddon(path.join(__dirname, '..'));
 
 // node-gyp-build finds the addon (build/ from a source build, else the matching prebuild);
 // its own errors name neither a way out nor, for LIBC=musl, the variable that chose the file.
+// It takes its search from the environment too (SNOWFLEET_PREBUILD, PREBUILDS_ONLY,
+// npm_config_arch/platform, LIBC): the error describes the search it made.
 function loadAddon(root) {
   const gypBuild = require('node-gyp-build');
   let file;
   try {
     file = gypBuild.resolve(root);
   } catch {
+    const env = process.env;
+    const prebuilds = env.SNOWFLEET_PREBUILD
+      ? `${env.SNOWFLEET_PREBUILD} (SNOWFLEET_PREBUILD)`
+      : path.join(root, 'prebuilds');
+    const source = env.PREBUILDS_ONLY
+      ? `PREBUILDS_ONLY=${env.PREBUILDS_ONLY} in the environment skips a source build in ${path.join(root, 'build')}`
+      : `no source build is in ${path.join(root, 'build')}`;
     throw new Error(
-      `snowfleet has no native addon for ${addonTarget()}: no prebuild in ` +
-        `${path.join(root, 'prebuilds')} matches and no source build is in ` +
-        `${path.join(root, 'build')} (pnpm 10 and npm's allowScripts skip the install script ` +
+      `snowfleet has no native addon for ${addonTarget()}: no prebuild in ${prebuilds} ` +
+        `matches and ${source} (pnpm 10 and npm's allowScripts skip the install script ` +
         `that builds it). Build it: npm rebuild snowfleet (needs python3, make and a C++17 ` +
         `compiler; with pnpm, allow snowfleet's build script first)`,
     );
@@ -31,13 +39,21 @@ function loadAddon(root) {
     return require(file);
   } catch (err) {
     const glibc = glibcVersion();
-    const wayOut =
-      process.env.LIBC === 'musl' && glibc
-        ? `LIBC=musl in the environment chose this musl build on a glibc ${glibc} machine: unset LIBC`
-        : 'Rebuild it: npm rebuild snowfleet';
-    throw new Error(
-      `snowfleet cannot load its native addon ${file} on ${addonTarget()}: ${err.message}. ${wayOut}`,
+    let wayOut = 'Rebuild it: npm rebuild snowfleet';
+    if (err.code === 'ERR_DLOPEN_DISABLED') {
+      wayOut =
+        'This Node runs with native addons disabled (--no-addons, or the permission model ' +
+        'without --allow-addons): allow them';
+    } else if (process.env.LIBC === 'musl' && glibc) {
+      wayOut = `LIBC=musl in the environment chose this musl build on a glibc ${glibc} machine: unset LIBC`;
+    }
+    const e = new Error(
+      `snowfleet cannot load its native addon ${file} on ${addonTarget()}: ` +
+        `${String(err.message).replace(/\.+$/, '')}. ${wayOut}`,
+      { cause: err },
     );
+    if (err.code) e.code = err.code;
+    throw e;
   }
 }
 
@@ -49,9 +65,11 @@ function glibcVersion() {
 // The platform as node-gyp-build matches prebuilds: os, arch and libc (LIBC overrides it).
 function addonTarget() {
   const glibc = glibcVersion();
-  const { LIBC } = process.env;
+  const { LIBC, npm_config_arch: arch, npm_config_platform: platform } = process.env;
   const libc = LIBC ? `libc ${LIBC} from LIBC=${LIBC}` : glibc ? `glibc ${glibc}` : 'not glibc';
-  return `${process.platform}-${process.arch} (${libc}), Node ${process.versions.node}`;
+  const os = platform ? `${platform} (npm_config_platform)` : process.platform;
+  const cpu = arch ? `${arch} (npm_config_arch)` : process.arch;
+  return `${os}-${cpu} (${libc}), Node ${process.versions.node}`;
 }
 
 // package.json and the addon both carry the repository's VERSION file: an addon from another

@@ -55,3 +55,11 @@ test('PREBUILDS_ONLY: a source build that is there is not called missing', () =>
   });
   assert.ok(e.includes('PREBUILDS_ONLY'), e);
 });
+
+test('addons disabled (--no-addons): the error says so, not "npm rebuild"', () => {
+  const script = `require(${JSON.stringify(path.join(ROOT, 'node'))})`;
+  const r = spawnSync(process.execPath, ['--no-addons', '-e', script], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0, 'loaded an addon with addons disabled');
+  const e = r.stderr.split('\n').find((l) => l.startsWith('Error: ')) || r.stderr;
+  assert.ok(e.includes('--no-addons') && !e.includes('npm rebuild'), e);
+});
