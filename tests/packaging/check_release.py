@@ -33,6 +33,8 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "packaging"))
+from make_wheel import platform_tags  # noqa: E402  (the writer's rule)
 
 
 def metadata_fields(text: str) -> list[tuple[str, str]]:
@@ -44,17 +46,14 @@ def metadata_fields(text: str) -> list[tuple[str, str]]:
 def check_wheel(path: Path, project: dict, license_text: str, version: str) -> list[str]:
     errors = []
     where = path.name
-    # pip before 20.3 (RHEL 8's python39-pip is 20.2.4) knows manylinux2014, not PEP 600's
-    # manylinux_2_17: without the legacy alias in the name it refuses the wheel and builds the
-    # sdist (auditwheel repair names such wheels with both).
+    # The platform tags are the first (auditwheel's, checked by dist-check.sh) and the aliases
+    # make_wheel.py adds to it (manylinux2014 for manylinux_2_17: pip < 20.3, e.g. RHEL 8's
+    # 20.2.4, reads only that), one rule written once, in the writer.
     platforms = path.name[:-len(".whl")].split("-")[-1].split(".")
-    if any(re.fullmatch(r"manylinux_2_17_\w+", p) for p in platforms) and \
-            not any(p.startswith("manylinux2014_") for p in platforms):
-        errors.append(f"{where}: manylinux_2_17 without the manylinux2014 alias: pip < 20.3 refuses it")
-    # pip < 20.3 reads only the alias: it must name the same architecture
-    for p in platforms:
-        if p.startswith("manylinux2014_") and f"manylinux_2_17_{p[len('manylinux2014_'):]}" not in platforms:
-            errors.append(f"{where}: alias {p} names another platform than {'.'.join(platforms)}")
+    expected = platform_tags(platforms[0])
+    if platforms != expected:
+        errors.append(f"{where}: platform tags {'.'.join(platforms)}, want {'.'.join(expected)} "
+                      "(a manylinux_2_17 wheel is also manylinux2014 of the same arch: pip < 20.3)")
     py_tag = path.name.split("-")[2]  # cp311
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
