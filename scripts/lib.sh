@@ -36,3 +36,36 @@ core_deps() {
 }
 
 section() { printf '\n==== %s ====\n' "$*"; }
+
+# A private PostgreSQL 15 for a test area (Debian's postgresql-15; initdb refuses root, so
+# it runs as the postgres user): pg_private_start DIR [SERVER-OPTION...] makes a cluster in
+# DIR/data on a free loopback port, trusts the role `snowfleet` (a superuser), starts it
+# and exports SNOWFLEET_PG_PORT, SNOWFLEET_PG_DIR (also the socket directory) and
+# SNOWFLEET_PG_URL (postgres://snowfleet@127.0.0.1:PORT/postgres). Extra options are passed
+# to the server as `-c name=value` (e.g. shared_preload_libraries=snowfleet).
+# pg_private_stop stops it (immediate); the caller removes DIR. pg_as_postgres CMD runs a
+# command as the postgres user when root.
+pg_bin=/usr/lib/postgresql/15/bin
+pg_as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+pg_private_start() {
+  local dir=$1; shift
+  apt_install postgresql-15 python3
+  mkdir -p "$dir" && chmod 755 "$dir"
+  [ "$(id -u)" != 0 ] || chown postgres "$dir"
+  local port opts="-c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir -c fsync=off"
+  port=$(free_port)
+  for o in "$@"; do opts="$opts -c $o"; done
+  pg_as_postgres "$pg_bin/initdb" -D "$dir/data" -U snowfleet --auth=trust --no-sync -E UTF8 \
+    --locale=C >/dev/null
+  pg_as_postgres "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$opts -c port=$port" \
+    start >/dev/null
+  export SNOWFLEET_PG_PORT=$port SNOWFLEET_PG_DIR=$dir
+  export SNOWFLEET_PG_URL="postgres://snowfleet@127.0.0.1:$port/postgres"
+}
+pg_private_stop() {
+  [ -n "${SNOWFLEET_PG_DIR:-}" ] || return 0
+  pg_as_postgres "$pg_bin/pg_ctl" -D "$SNOWFLEET_PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+}

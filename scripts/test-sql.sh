@@ -9,27 +9,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
 
-section "sql: dependencies"
-apt_install postgresql-15 python3
-
-pgbin=/usr/lib/postgresql/15/bin
 tmp=$(mktemp -d /tmp/snowfleet-sql.XXXXXX)
-chmod 755 "$tmp"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-if [ "$(id -u)" = 0 ]; then chown postgres "$tmp"; fi
-cleanup() {
-  as_pg "$pgbin/pg_ctl" -D "$tmp/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
+cleanup() { pg_private_stop; rm -rf "$tmp"; }
 trap cleanup EXIT
-
+pg_private_start "$tmp"
+port=$SNOWFLEET_PG_PORT
 section "sql: PostgreSQL 15 on 127.0.0.1:$port (data in $tmp)"
-as_pg "$pgbin/initdb" -D "$tmp/data" -U snowfleet --auth=trust --no-sync -E UTF8 \
-  --locale=C >/dev/null
-as_pg "$pgbin/pg_ctl" -D "$tmp/data" -l "$tmp/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$tmp -c fsync=off" \
-  start >/dev/null
 psql=(psql -h 127.0.0.1 -p "$port" -U snowfleet -d postgres)
 
 section "sql: conformance vectors through snowfleet.sql"
