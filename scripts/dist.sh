@@ -21,14 +21,51 @@
 #
 # Environment: SNOWFLEET_DIST_TARGETS (default all four), SNOWFLEET_DIST_PYTHONS,
 # SNOWFLEET_DIST_BUILD / SNOWFLEET_DIST_OUT (default out/dist-build, out/dist),
-# SOURCE_DATE_EPOCH (default: the commit's time). See docs/dist.md.
+# SOURCE_DATE_EPOCH (default: the commit's time; in a tree that is not a git checkout, such
+# as an unpacked `git archive` or release tarball, its newest file's time). See docs/dist.md.
+#
+#   bash scripts/dist.sh           # everything
+#   bash scripts/dist.sh --epoch   # print the SOURCE_DATE_EPOCH it would use, and why
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
 
+# source_date_epoch: sets SOURCE_DATE_EPOCH (every timestamp in the artifacts) and
+# epoch_from. A value given must be a decimal count of seconds (zig refuses anything else,
+# deep inside the first compile). Without one: the commit's time in a git checkout; in any
+# other tree the newest file's modification time, which `git archive` sets to the commit's
+# time for every file.
+source_date_epoch() {
+  if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    [[ $SOURCE_DATE_EPOCH =~ ^[0-9]+$ ]] || {
+      echo "dist: SOURCE_DATE_EPOCH='$SOURCE_DATE_EPOCH' is not a number of seconds since 1970 (set it to one, or unset it)" >&2
+      return 1
+    }
+    epoch_from="SOURCE_DATE_EPOCH"
+  elif [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$PWD" ]; then
+    SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
+    epoch_from="the commit's time ($(git rev-parse --short HEAD))"
+  else
+    SOURCE_DATE_EPOCH=$(find . \( -path ./out -o -path ./node_modules -o -path ./java/target \
+      -o -path ./build \) -prune -o -type f -printf '%T@\n' | sort -n | tail -n 1)
+    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH%.*}
+    [ -n "$SOURCE_DATE_EPOCH" ] || {
+      echo "dist: not a git checkout and no file to date the tree by: set SOURCE_DATE_EPOCH" >&2
+      return 1
+    }
+    epoch_from="the newest file's time (not a git checkout)"
+  fi
+  export SOURCE_DATE_EPOCH
+}
+source_date_epoch
+if [ "${1:-}" = --epoch ]; then
+  echo "$SOURCE_DATE_EPOCH $epoch_from"
+  exit 0
+fi
+echo "dist: SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH, $epoch_from"
+
 targets=${SNOWFLEET_DIST_TARGETS:-"x86_64-linux-gnu x86_64-linux-musl aarch64-linux-gnu aarch64-linux-musl"}
 pythons=${SNOWFLEET_DIST_PYTHONS:-"3.9 3.10 3.11 3.12 3.13"}
-export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 dist=${SNOWFLEET_DIST_OUT:-out/dist}
 builds=${SNOWFLEET_DIST_BUILD:-out/dist-build}
 . scripts/zig-toolchain.sh
