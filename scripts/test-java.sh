@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Java package from this checkout exactly as a user would -- one Maven command:
 # cmake + SWIG build libsnowfleet_jni.so into the jar, javac, Surefire, jar -- and runs the
-# whole JUnit suite, including every conformance vector in conformance/vectors.
+# whole JUnit suite, including every conformance vector in conformance/vectors and the jar
+# loaded from a relative or a noexec java.io.tmpdir and on a JDK 24+ denying native access
+# (JarLoadingTest; each skips, saying why, where it cannot run).
 #
 #   bash scripts/test-java.sh                  # everything
 #   bash scripts/test-java.sh --install-only   # prerequisites only (apt)
@@ -33,14 +35,3 @@ if ! "$JAVA_HOME/bin/jar" tf "$jar" | grep -qx "$lib"; then
   exit 1
 fi
 echo "test-java: $jar carries $lib"
-
-section "java: the jar with a relative or a noexec java.io.tmpdir, and with native access denied"
-bash scripts/check-jar-relative-tmpdir.sh "$jar"
-bash scripts/check-jar-noexec-tmp.sh "$jar"
-# JDK 24+ only (--illegal-native-access): Debian 12 has none; run where one is installed.
-jdk_deny=${SNOWFLEET_JDK_DENY:-/usr/lib/jvm/temurin-25-jdk-amd64}
-if [ -x "$jdk_deny/bin/java" ]; then
-  JAVA_HOME=$jdk_deny bash scripts/check-jar-native-access.sh "$jar"
-else
-  echo "test-java: no JDK 24+ at $jdk_deny: the native-access-denied check is not run"
-fi
