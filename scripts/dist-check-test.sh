@@ -5,7 +5,11 @@
 #   a wheel named with a tag auditwheel does not compute (manylinux_2_28 for a 2_17 wheel);
 #   a jar whose native/linux-aarch64-gnu/ holds the x86_64 glibc library;
 #   a tarball whose musl prebuild is the glibc one;
-#   an sdist carrying a native file.
+#   an sdist carrying a native file;
+#   a wheel whose extension module is not a release build (compiled by zig without -O and
+#   -DNDEBUG: assert() and libc++'s assertion texts with their source paths compiled in);
+#   a wheel whose extension module exports more than PyInit__snowfleet.
+# The two made-up modules are compiled with the zig of out/dist-tools (scripts/dist.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dist=$(cd "${1:-out/dist}" && pwd)
@@ -84,6 +88,41 @@ top=$(ls "$work/sd/x")
 cp "$work/npm/x/package/prebuilds/linux-x64/glibc/libsnowfleet_registry.so.1" "$work/sd/x/$top/"
 tar -czf "$work/sdout/$(basename "$sdist")" -C "$work/sd/x" "$top"
 expect_fail "sdist native" "$work/sdout" "a native file where no platform's belongs"
+
+# module FLAGS...: a stand-in extension module for x86_64 glibc 2.17, built with FLAGS: its
+# init function, a bounds-checked vector access and an assert(), and one more exported
+# function. Prints its path.
+module() {
+  local src=$work/module.cc out
+  out=$work/module-$#-$RANDOM.so
+  cat >"$src" <<'EOF'
+#include <cassert>
+#include <vector>
+extern "C" __attribute__((visibility("default"))) void* PyInit__snowfleet() {
+  static std::vector<int> v(3);
+  assert(!v.empty());
+  return &v[2];
+}
+extern "C" __attribute__((visibility("default"))) int left_visible() { return 1; }
+EOF
+  "$here/../out/dist-tools/bin/python" -m ziglang c++ -target x86_64-linux-gnu.2.17 -shared -fPIC \
+    "$@" "$src" -o "$out"
+  echo "$out"
+}
+
+# wheel_with MODULE DIR: DIR holds the x86_64 glibc wheel with MODULE as its extension.
+wheel_with() {
+  mkdir "$2"
+  MODULE=$1 rezip "$whl" "$2/$(basename "$whl")" '
+import os
+for n in [n for n in files if n.startswith("snowfleet/_snowfleet.") and n.endswith(".so")]:
+    files[n] = open(os.environ["MODULE"], "rb").read()'
+}
+
+wheel_with "$(module -O0 -Wl,--strip-all)" "$work/unopt"
+expect_fail "unoptimised module" "$work/unopt" "is not a release build"
+wheel_with "$(module -O2 -DNDEBUG -fvisibility=hidden -Wl,--strip-all)" "$work/exports"
+expect_fail "module exports" "$work/exports" "symbol(s) its host does not load"
 
 [ "$failures" = 0 ] || { echo "dist-check-test: $failures failed" >&2; exit 1; }
 echo "dist-check-test: all passed"
