@@ -58,7 +58,28 @@ zig_wrappers() {
       >"$tools/bin/zig-$tool-$t"
   done
   chmod +x "$tools"/bin/zig-*-"$t"
+  zig_launcher >"$tools/bin/zig-launcher" && chmod +x "$tools/bin/zig-launcher"
   zig_toolchain_file "$t" >"$tools/zig-$t.cmake"
+}
+
+# zig_launcher: the compile launcher of the toolchain files (CMAKE_<LANG>_COMPILER_LAUNCHER).
+# It runs a compile without the depfile CMake asks for (-MD -MT X -MF Y): zig keeps no
+# object in its cache for a compile that writes one, and with its cache every build
+# directory can be new (cmake_cross, scikit-build-core) at the cost of the sources that
+# changed. Such a directory needs no header dependencies from ninja (a missing depfile is
+# none to ninja); zig's cache tracks them itself.
+zig_launcher() {
+  cat <<'EOF'
+#!/bin/sh
+skip=0
+for a; do
+  shift
+  if [ $skip = 1 ]; then skip=0; continue; fi
+  case $a in -MD | -MMD) continue ;; -MT | -MF | -MQ) skip=1; continue ;; esac
+  set -- "$@" "$a"
+done
+exec "$@"
+EOF
 }
 
 # zig_musl_wrapper TOOL ZIG_TARGET ARCH: zig TOOL for a musl target whose links name the C
@@ -96,6 +117,8 @@ zig_toolchain_file() {
 # Written by scripts/zig-toolchain.sh for $t: zig's clang, libc++ linked statically.
 set(CMAKE_C_COMPILER "$b/zig-cc-$t")
 set(CMAKE_CXX_COMPILER "$b/zig-c++-$t")
+set(CMAKE_C_COMPILER_LAUNCHER "$b/zig-launcher")
+set(CMAKE_CXX_COMPILER_LAUNCHER "$b/zig-launcher")
 set(CMAKE_AR "$b/zig-ar-$t" CACHE FILEPATH "" FORCE)
 set(CMAKE_RANLIB "$b/zig-ranlib-$t" CACHE FILEPATH "" FORCE)
 set(CMAKE_STRIP /bin/true CACHE FILEPATH "" FORCE)
@@ -125,13 +148,14 @@ release_flags_check() {
   }
 }
 
-# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig, afresh
-# (--fresh: no cache entry of an earlier configure, failed or not, survives; ninja then
-# rebuilds what a changed command line needs, and zig's cache serves the objects it has).
+# cmake_cross TARGET BUILD_DIR ARGS...: configures the core for TARGET with zig in a new
+# BUILD_DIR (whatever was there goes: no cache entry or object of an earlier configure,
+# failed or not, survives; zig's cache serves the objects of unchanged sources).
 cmake_cross() {
   local t=$1 dir=$2
   shift 2
-  cmake --fresh -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  rm -rf "$dir"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/$tools/zig-$t.cmake" \
     -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log" >&2; return 1; }
