@@ -26,9 +26,9 @@ void raise(const Failure& f) {
       ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
       break;
     case Failure::Source::kUnexpected:
-      ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-                      errmsg_internal("INTERNAL: unexpected C++ exception in snowfleet: %s",
-                                      f.message)));
+      ereport(ERROR,
+              (errcode(ERRCODE_INTERNAL_ERROR),
+               errmsg_internal("INTERNAL: unexpected C++ exception in snowfleet: %s", f.message)));
       break;
     case Failure::Source::kCore:
       raise(f.kind, f.message);

@@ -23,7 +23,6 @@ SNOWFLEET_PG_FUNCTION(snowfleet_compose_split_ms) {
   const snowfleet::Layout& layout = layout_arg(fcinfo, 4);
   int64_t id = 0;
   Failure f;
-  if (!attempt(f, [&] { id = snowfleet::compose_split(layout, ms, dc, machine, seq); }))
-    raise(f);
+  if (!attempt(f, [&] { id = snowfleet::compose_split(layout, ms, dc, machine, seq); })) raise(f);
   PG_RETURN_INT64(id);
 }

@@ -24,13 +24,13 @@ extern "C" {
 // The body is C++, but PostgreSQL leaves it by longjmp (ereport): it must hold no object
 // with a destructor where PostgreSQL can raise, and call the core only inside
 // snowfleet_pg::attempt (bridge.hpp).
-#define SNOWFLEET_PG_FUNCTION(name)                                                    \
-  extern "C" {                                                                         \
-  SNOWFLEET_PG_EXPORT Datum name(PG_FUNCTION_ARGS);                                    \
-  SNOWFLEET_PG_EXPORT const Pg_finfo_record* pg_finfo_##name(void);                    \
-  const Pg_finfo_record* pg_finfo_##name(void) {                                       \
-    static const Pg_finfo_record info = {1};                                           \
-    return &info;                                                                      \
-  }                                                                                    \
-  }                                                                                    \
+#define SNOWFLEET_PG_FUNCTION(name)                                 \
+  extern "C" {                                                      \
+  SNOWFLEET_PG_EXPORT Datum name(PG_FUNCTION_ARGS);                 \
+  SNOWFLEET_PG_EXPORT const Pg_finfo_record* pg_finfo_##name(void); \
+  const Pg_finfo_record* pg_finfo_##name(void) {                    \
+    static const Pg_finfo_record info = {1};                        \
+    return &info;                                                   \
+  }                                                                 \
+  }                                                                 \
   extern "C" Datum name(PG_FUNCTION_ARGS)

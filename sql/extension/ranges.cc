@@ -26,8 +26,7 @@ SNOWFLEET_PG_FUNCTION(snowfleet_max_id_ms) {
 
 // (start_ms, end_ms, slack_ms, layout) -> (first, last)
 SNOWFLEET_PG_FUNCTION(snowfleet_id_range_ms) {
-  const int64_t start = PG_GETARG_INT64(0), end = PG_GETARG_INT64(1),
-                slack = PG_GETARG_INT64(2);
+  const int64_t start = PG_GETARG_INT64(0), end = PG_GETARG_INT64(1), slack = PG_GETARG_INT64(2);
   const snowfleet::Layout& layout = layout_arg(fcinfo, 3);
   snowfleet::IdRange r;
   Failure f;

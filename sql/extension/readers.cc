@@ -22,9 +22,7 @@ snowfleet::Decoded decode_args(FunctionCallInfo fcinfo) {
 
 }  // namespace
 
-SNOWFLEET_PG_FUNCTION(snowfleet_timestamp_ms) {
-  PG_RETURN_INT64(decode_args(fcinfo).timestamp_ms);
-}
+SNOWFLEET_PG_FUNCTION(snowfleet_timestamp_ms) { PG_RETURN_INT64(decode_args(fcinfo).timestamp_ms); }
 
 SNOWFLEET_PG_FUNCTION(snowfleet_timestamp) {
   PG_RETURN_TIMESTAMPTZ(timestamptz_of_ms(decode_args(fcinfo).timestamp_ms));
@@ -36,20 +34,16 @@ SNOWFLEET_PG_FUNCTION(snowfleet_datacenter_id) {
   PG_RETURN_INT64(decode_args(fcinfo).datacenter_id);
 }
 
-SNOWFLEET_PG_FUNCTION(snowfleet_machine_id) {
-  PG_RETURN_INT64(decode_args(fcinfo).machine_id);
-}
+SNOWFLEET_PG_FUNCTION(snowfleet_machine_id) { PG_RETURN_INT64(decode_args(fcinfo).machine_id); }
 
 SNOWFLEET_PG_FUNCTION(snowfleet_sequence) { PG_RETURN_INT64(decode_args(fcinfo).sequence); }
 
 // (timestamp_ms, time, node_id, datacenter_id, machine_id, sequence)
 SNOWFLEET_PG_FUNCTION(snowfleet_decode) {
   const snowfleet::Decoded d = decode_args(fcinfo);
-  Datum values[6] = {Int64GetDatum(d.timestamp_ms),
-                     TimestampTzGetDatum(timestamptz_of_ms(d.timestamp_ms)),
-                     Int64GetDatum(d.node_id),
-                     Int64GetDatum(d.datacenter_id),
-                     Int64GetDatum(d.machine_id),
-                     Int64GetDatum(d.sequence)};
+  Datum values[6] = {
+      Int64GetDatum(d.timestamp_ms), TimestampTzGetDatum(timestamptz_of_ms(d.timestamp_ms)),
+      Int64GetDatum(d.node_id),      Int64GetDatum(d.datacenter_id),
+      Int64GetDatum(d.machine_id),   Int64GetDatum(d.sequence)};
   PG_RETURN_DATUM(make_record(fcinfo, values, 6));
 }

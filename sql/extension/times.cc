@@ -19,9 +19,9 @@ int64_t ms_of_timestamptz(TimestampTz t) {
   }
   if (t % 1000 != 0) {
     // The message writes the time as the plain-SQL file does: to_char in UTC.
-    text* shown = DatumGetTextPP(DirectFunctionCall2(
-        timestamp_to_char, TimestampGetDatum(t),
-        PointerGetDatum(cstring_to_text("YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\""))));
+    text* shown = DatumGetTextPP(
+        DirectFunctionCall2(timestamp_to_char, TimestampGetDatum(t),
+                            PointerGetDatum(cstring_to_text("YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\""))));
     ereport(ERROR,
             (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
              errmsg_internal("INVALID_ARGUMENT: time must be a whole millisecond (an id's "

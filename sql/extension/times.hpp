@@ -13,9 +13,7 @@ constexpr int64_t kMinTimestampMs = MIN_TIMESTAMP / 1000 + 946684800000;
 constexpr int64_t kMaxTimestampMs = (END_TIMESTAMP - 1) / 1000 + 946684800000;
 
 /// The timestamptz of Unix ms; precondition: ms in [kMinTimestampMs, kMaxTimestampMs].
-inline TimestampTz timestamptz_of_ms(int64_t ms) noexcept {
-  return (ms - 946684800000) * 1000;
-}
+inline TimestampTz timestamptz_of_ms(int64_t ms) noexcept { return (ms - 946684800000) * 1000; }
 
 /// The Unix ms of a timestamptz that must be finite (else TIMESTAMP_OUT_OF_RANGE) and a
 /// whole millisecond (else INVALID_ARGUMENT naming it): nothing is rounded silently.

@@ -949,20 +949,20 @@ $$;
 CREATE OR REPLACE FUNCTION snowfleet.id_range(start text, "end" text,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default')
 RETURNS snowfleet.id_bounds LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT snowfleet.id_range_ms(snowfleet.parse_time_ms(start),
-                                      snowfleet.parse_time_ms("end"), slack_ms, layout)
+  SELECT snowfleet.id_range_ms(snowfleet.parse_time_ms(start), snowfleet.parse_time_ms("end"),
+                               slack_ms, layout)
 $$;
 CREATE OR REPLACE FUNCTION snowfleet.id_range(start text, "end" timestamptz,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default')
 RETURNS snowfleet.id_bounds LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT snowfleet.id_range_ms(snowfleet.parse_time_ms(start), snowfleet.to_ms("end"),
-                                      slack_ms, layout)
+                               slack_ms, layout)
 $$;
 CREATE OR REPLACE FUNCTION snowfleet.id_range(start timestamptz, "end" text,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default')
 RETURNS snowfleet.id_bounds LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT snowfleet.id_range_ms(snowfleet.to_ms(start), snowfleet.parse_time_ms("end"),
-                                      slack_ms, layout)
+                               slack_ms, layout)
 $$;
 CREATE OR REPLACE FUNCTION snowfleet.id_range(start timestamp, "end" timestamp,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default')
