@@ -21,7 +21,6 @@ after stopping the API server and its etcd, whatever state they are in.
 
     KUBE_APISERVER=$(bash scripts/kube-apiserver.sh | tail -1) python3 tests/fleet/kube.py
 """
-import base64
 import json
 import os
 import shutil
@@ -36,6 +35,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from etcd_cluster import EtcdCluster, free_ports  # noqa: E402
+from kube_credentials import make_pki, write_kubeconfigs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What a Lease holder needs: get (a pinned slot), list (the prefix's slots, one request),
@@ -55,53 +55,6 @@ def kube_binaries():
                              check=True, stdout=subprocess.PIPE, text=True).stdout.split()
         server, client = server or out[-2], client or out[-1]
     return server, client
-
-
-def openssl(d, *args):
-    subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True, timeout=30)
-
-
-def make_pki(d):
-    """A CA; a server certificate for 127.0.0.1 and the in-cluster service names; a client
-    certificate for the user `ids-cert` (group snowfleet-ids); a service-account key pair.
-    EC P-256 keys: generated in milliseconds, where RSA takes a good part of a second."""
-    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    openssl(d, "req", "-x509", *ec, "-days", "2", "-subj", "/CN=snowfleet-test-ca",
-            "-keyout", "ca.key", "-out", "ca.pem")
-    san = ("subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,"
-           "DNS:kubernetes.default,DNS:kubernetes.default.svc")
-    for name, subj, ext in (("server", "/CN=kube-apiserver", f"{san}\nextendedKeyUsage=serverAuth\n"),
-                            ("client", "/O=snowfleet-ids/CN=ids-cert", "extendedKeyUsage=clientAuth\n")):
-        with open(os.path.join(d, f"{name}.ext"), "w") as f:
-            f.write(ext)
-        openssl(d, "req", *ec, "-subj", subj, "-keyout", f"{name}.key", "-out", f"{name}.csr")
-        openssl(d, "x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                "-CAcreateserial", "-days", "2", "-extfile", f"{name}.ext", "-out", f"{name}.pem")
-    openssl(d, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-            "-out", "sa.key")
-    openssl(d, "pkey", "-in", "sa.key", "-pubout", "-out", "sa.pub")
-
-
-def b64(path):
-    with open(path, "rb") as f:
-        return base64.b64encode(f.read()).decode()
-
-
-def kubeconfig_yaml(clusters, users, contexts, current):
-    """A kubeconfig in the layout `kubectl config view --raw` writes (YAML block style):
-    clusters/users/contexts as {name: {field: value}}."""
-    def section(kind, items):
-        out = [f"{kind}:"]
-        for name, fields in items.items():
-            key = kind[:-1]
-            out.append(f"- {key}:")
-            out += [f"    {k}: {v}" for k, v in fields.items()]
-            out.append(f"  name: {name}")
-        return out
-    lines = ["apiVersion: v1", *section("clusters", clusters), *section("contexts", contexts),
-             f"current-context: {current}", "kind: Config", "preferences: {}",
-             *section("users", users)]
-    return "\n".join(lines) + "\n"
 
 
 class KubeApiserver:
@@ -349,45 +302,16 @@ class KubeApiserver:
 
     # --- credentials, the way clients are given them ------------------------------------
     def _write_credentials(self):
-        d = self.dir
-        ca, cert, key = (os.path.join(d, f) for f in ("ca.pem", "client.pem", "client.key"))
-        by_file = {"certificate-authority": ca, "server": self.server}
-        by_data = {"certificate-authority-data": b64(ca), "server": self.server}
-        ctx = {name: {"cluster": cluster, "namespace": self.namespace, "user": name}
-               for name, cluster in (("token", "by-file"), ("cert", "by-data"),
-                                     ("norole", "by-file"))}
-        users = {"token": {"token": self.tokens["ids-token"]},
-                 "cert": {"client-certificate-data": b64(cert), "client-key-data": b64(key)},
-                 "norole": {"token": self.tokens["ids-norole"]}}
-        files = {
-            "token": ({"by-file": by_file}, {"token": users["token"]}, {"token": ctx["token"]}, "token"),
-            "cert": ({"by-data": by_data}, {"cert": users["cert"]}, {"cert": ctx["cert"]}, "cert"),
-            # Relative paths are relative to the kubeconfig file's directory.
-            "cert-files": ({"by-file": {"certificate-authority": "ca.pem", "server": self.server}},
-                           {"cert": {"client-certificate": "client.pem", "client-key": "client.key"}},
-                           {"cert": ctx["cert"] | {"cluster": "by-file"}}, "cert"),
-            "norole": ({"by-file": by_file}, {"norole": users["norole"]}, {"norole": ctx["norole"]}, "norole"),
-            # Several of each; the current context decides. "insecure" skips verification.
-            "multi": ({"by-file": by_file, "by-data": by_data,
-                       "insecure": {"insecure-skip-tls-verify": "true", "server": self.server}},
-                      users, {**ctx, "insecure": {"cluster": "insecure", "namespace": self.namespace,
-                                                  "user": "token"}}, "token"),
-        }
-        for name, (clusters, us, contexts, current) in files.items():
-            path = os.path.join(d, f"{name}.kubeconfig")
-            with open(path, "w") as f:
-                f.write(kubeconfig_yaml(clusters, us, contexts, current))
-            os.chmod(path, 0o600)
-            self.kubeconfigs[name] = path
+        self.kubeconfigs = write_kubeconfigs(self.dir, self.server, self.namespace, self.tokens)
         # The service account's token, as the kubelet projects it into a pod.
         token = self.must("POST", f"/api/v1/namespaces/{self.namespace}/serviceaccounts/ids/token",
                           {"spec": {"expirationSeconds": 3600}})["status"]["token"]
-        self.serviceaccount = os.path.join(d, "serviceaccount")
+        self.serviceaccount = os.path.join(self.dir, "serviceaccount")
         os.makedirs(self.serviceaccount)
         for name, text in (("token", token), ("namespace", self.namespace)):
             with open(os.path.join(self.serviceaccount, name), "w") as f:
                 f.write(text)
-        shutil.copy(ca, os.path.join(self.serviceaccount, "ca.crt"))
+        shutil.copy(os.path.join(self.dir, "ca.pem"), os.path.join(self.serviceaccount, "ca.crt"))
 
     def in_cluster_env(self):
         """What the kubelet puts in a pod's environment for the API server."""
