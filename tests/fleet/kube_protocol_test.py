@@ -1,6 +1,6 @@
 """The Kubernetes Lease protocol the k8s-lease:// node source is built on, against a real
 kube-apiserver on a private etcd (tests/fleet/kube.py), so each fact the design in
-docs/kubernetes-leases.md rests on fails here if a Kubernetes release changes it:
+docs/lease-engines.md rests on fails here if a Kubernetes release changes it:
 
   - every credential a holder may be given (token and client-certificate kubeconfigs, by
     file and inline, relative paths, current-context, KUBECONFIG, ~/.kube/config, the
