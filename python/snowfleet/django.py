@@ -30,9 +30,9 @@ from ._generator import Generator
 from ._integration import as_id, missing_extra
 
 try:
-    from django.conf import settings
-    from django.core.exceptions import ImproperlyConfigured, ValidationError
-    from django.db import models
+    from django.conf import settings  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from django.core.exceptions import ImproperlyConfigured, ValidationError  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from django.db import models  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - exercised by the tests without Django
     raise missing_extra("django", "Django", "django") from None
 
@@ -100,7 +100,7 @@ class _SnowflakeMixin:
         return name, path, args, kwargs
 
 
-class SnowflakeField(_SnowflakeMixin, models.BigIntegerField):  # type: ignore[misc, unused-ignore]
+class SnowflakeField(_SnowflakeMixin, models.BigIntegerField):  # type: ignore[misc, type-arg, unused-ignore]
     """A ``bigint`` column filled with the next id when the row is first saved (not editable
     in forms or the admin)."""
 
@@ -111,7 +111,7 @@ class SnowflakeField(_SnowflakeMixin, models.BigIntegerField):  # type: ignore[m
         return self._snowflake_deconstruct(super().deconstruct())
 
 
-class SnowflakeAutoField(_SnowflakeMixin, models.BigAutoField):  # type: ignore[misc, unused-ignore]
+class SnowflakeAutoField(_SnowflakeMixin, models.BigAutoField):  # type: ignore[misc, type-arg, unused-ignore]
     """A ``BigAutoField`` replacement: the primary key is minted in Python, not by a
     sequence, so the ``CREATE TABLE`` has a plain ``bigint`` column. Usable as
     ``DEFAULT_AUTO_FIELD`` or as an explicit ``primary_key=True`` field."""

@@ -26,8 +26,8 @@ from ._errors import SnowfleetError
 from ._integration import as_id, missing_extra
 
 try:
-    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
-    from pydantic_core import PydanticCustomError, core_schema
+    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from pydantic_core import PydanticCustomError, core_schema  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - exercised by the tests without Pydantic
     raise missing_extra("pydantic", "Pydantic 2", "pydantic") from None
 

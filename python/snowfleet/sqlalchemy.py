@@ -30,8 +30,8 @@ from typing import Any, Optional
 from ._integration import as_id, missing_extra
 
 try:
-    from sqlalchemy.engine import Dialect
-    from sqlalchemy.types import BigInteger, TypeDecorator
+    from sqlalchemy.engine import Dialect  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from sqlalchemy.types import BigInteger, TypeDecorator  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - exercised by the tests without SQLAlchemy
     raise missing_extra("sqlalchemy", "SQLAlchemy 2", "sqlalchemy") from None
 
