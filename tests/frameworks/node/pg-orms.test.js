@@ -8,6 +8,7 @@ const pg = require('pg');
 const { Generator, decode } = require('snowfleet');
 const { useBigIntIds } = require('snowfleet/pg');
 const { snowflakeDefault } = require('snowfleet/drizzle');
+const { stringify, parse } = require('snowfleet/json');
 const { MAX_ID, freshDatabase, storedIds } = require('./helpers.js');
 
 const ids = new Generator({ nodeId: 9 });
@@ -41,6 +42,9 @@ test('drizzle: $defaultFn mints the id, bigint mode reads it back', async (t) =>
   await db.insert(orders).values({ id: MAX_ID, customerId: MAX_ID, note: 'max' });
   const [top] = await db.select().from(orders).where(eq(orders.id, MAX_ID));
   assert.deepEqual(top, { id: MAX_ID, customerId: MAX_ID, note: 'max' });
+  const json = stringify(top); // what a service sends
+  assert.equal(json, '{"id":"9223372036854775807","customerId":"9223372036854775807","note":"max"}');
+  assert.deepEqual(parse(json, ['id', 'customerId']), top);
   assert.deepEqual(await storedIds(db0.url, 'orders'), [...minted, MAX_ID].map(String));
 });
 
@@ -55,6 +59,7 @@ test('knex: ids passed to insert arrive unchanged', async (t) => {
   const rows = await knex('orders').select('id', 'customer_id').orderBy('id');
   assert.deepEqual(rows.map((r) => r.id), [...minted, MAX_ID]);
   assert.equal(rows[2].customer_id, minted[0]);
+  assert.equal(stringify(rows[2]), `{"id":"9223372036854775807","customer_id":"${minted[0]}"}`);
   checkMinted(minted);
   assert.deepEqual(await storedIds(db0.url, 'orders'), [...minted, MAX_ID].map(String));
 });
@@ -73,5 +78,6 @@ test('kysely: ids passed to insertInto arrive unchanged', async (t) => {
   checkMinted(minted);
   const top = await db.selectFrom('orders').selectAll().where('id', '=', MAX_ID).executeTakeFirstOrThrow();
   assert.equal(top.id, MAX_ID);
+  assert.equal(stringify(top), '{"id":"9223372036854775807","customer_id":null,"note":"max"}');
   assert.deepEqual(await storedIds(db0.url, 'orders'), [...minted, MAX_ID].map(String));
 });

@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const { Entity, Column, DataSource } = require('typeorm');
 const { Generator, ClockMovedBackwards, decode, testing } = require('snowfleet');
 const { SnowflakeColumn } = require('snowfleet/typeorm');
+const { stringify } = require('snowfleet/json');
 const { MAX_ID, freshDatabase, storedIds } = require('./helpers.js');
 
 let ids = new Generator({ nodeId: 12 });
@@ -38,6 +39,7 @@ test('typeorm: save() mints the ids, find() reads them back unchanged', async (t
   const top = await repo.findOneByOrFail({ id: MAX_ID });
   assert.equal(top.id, MAX_ID);
   assert.equal(top.tracking, MAX_ID);
+  assert.equal(stringify(top), '{"id":"9223372036854775807","tracking":"9223372036854775807","note":"max"}');
   assert.deepEqual((await repo.find({ order: { id: 'ASC' } })).map((o) => o.id), [...minted, MAX_ID]);
   assert.deepEqual(await storedIds(url, 'orders'), [...minted, MAX_ID].map(String));
 });
