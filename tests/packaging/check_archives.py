@@ -38,13 +38,14 @@ SDIST_REQUIRED = [
 NPM_ALLOWED = [
     "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "bindings/node/*",
     "core/CMakeLists.txt", "core/include/*", "core/src/*", "node/cli.js", "node/index.js",
-    "node/index.mjs", "node/index.d.ts", "node/README.md", "node/tools/etcd_probe.js",
-    "prebuilds/*",
+    "node/index.mjs", "node/index.d.ts", "node/integrations/*", "node/README.md",
+    "node/tools/etcd_probe.js", "prebuilds/*",
 ]
 NPM_REQUIRED = [
     "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "core/src/cli.cc", "core/src/version.cc",
     "core/include/snowfleet/snowfleet.hpp", "bindings/node/addon.cc", "node/cli.js",
-    "node/index.js", "node/index.d.ts", "node/README.md",
+    "node/index.js", "node/index.d.ts", "node/README.md", "node/integrations/json.js",
+    "node/integrations/typeorm.d.ts",
 ]
 
 
