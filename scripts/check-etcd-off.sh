@@ -14,7 +14,7 @@ echo '#error "curl/curl.h included by a SNOWFLEET_ETCD=OFF build"' >"$poison/cur
 echo '#error "nlohmann/json.hpp included by a SNOWFLEET_ETCD=OFF build"' >"$poison/nlohmann/json.hpp"
 cxx=${CXX:-c++}
 failed=0
-for f in core/src/*.cc core/cli/*.cc; do
+for f in core/src/*/*.cc core/src/lease/etcd/*.cc; do
   # -isystem puts the stand-ins ahead of /usr/include, where the real headers may be.
   if ! "$cxx" -std=c++17 -E -isystem "$poison" -Icore/include -Icore/src \
     -DSNOWFLEET_VERSION=0.0.0 "$f" -o /dev/null 2>"$poison/err"; then

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "curl_loader.hpp"
-#include "node_source.hpp"
+#include "lease/etcd/curl_loader.hpp"
+#include "lease/node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

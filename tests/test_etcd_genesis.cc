@@ -19,9 +19,9 @@
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
-#include "etcd_genesis.hpp"
-#include "etcd_process_lease.hpp"
-#include "node_source.hpp"
+#include "lease/etcd/etcd_genesis.hpp"
+#include "lease/etcd/etcd_process_lease.hpp"
+#include "lease/node_source.hpp"
 
 using namespace snowfleet;
 using snowfleet_test::error_of;
