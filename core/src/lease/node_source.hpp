@@ -1,4 +1,6 @@
-// Node-id sources: one string spelling shared by every language and the CLI.
+// Node-id sources: one string spelling shared by every language and the CLI. claim_node(),
+// the entry point the generator calls, is declared with the lease interface in
+// mint/node_claim.hpp; these are the sources behind it.
 #pragma once
 
 #include <cstdint>
@@ -7,29 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "mint/node_claim.hpp"
 #include "mint/node_lease.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
 namespace detail {
-
-/// A node id and, for the leased sources, the lease that keeps it ours for as long as the
-/// lease object lives and has not been released.
-struct NodeClaim {
-  int64_t node_id = -1;
-  std::shared_ptr<NodeLease> lease;
-};
-
-/// Which slots a lease claim may take: false for a node id this process already uses in a
-/// way a lease would conflict with (an open generator of that id space). Empty: any.
-using SlotFilter = std::function<bool(int64_t node_id)>;
-
-/// Resolves a node-id source string ("static:37", "env:VAR", "k8s[:OFFSET]",
-/// "local[:DIR][?node=N]", "etcd://...") for `layout`. `clock` times the lease deadline
-/// (etcd); the leased sources skip slots `usable` refuses. Malformed specs throw
-/// kInvalidArgument; a source that cannot provide an id throws kNodeIdUnavailable.
-NodeClaim claim_node(const std::string& spec, const Layout& layout,
-                     const std::shared_ptr<Clock>& clock, const SlotFilter& usable = {});
 
 /// "local[:DIR]": a slot file in DIR held with an open-file-description lock and (Linux) an
 /// abstract Unix socket named after DIR and the slot.
@@ -60,10 +45,6 @@ struct EtcdConfig {
 /// "etcd://") for `layout`. Throws kInvalidArgument naming the
 /// part that is wrong. Pure text handling (claim_etcd's first step), so it can be fuzzed.
 EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout);
-
-/// `spec` as it may appear in a message: an etcd spec's inline password (and any userinfo
-/// before '@' in its endpoints) replaced by "***". Other specs unchanged.
-std::string redact_node_source(const std::string& spec);
 
 /// The first slot to probe: derived from host name and pid so that a fleet restarting at
 /// once does not stampede slot 0. `slots` > 0.

@@ -12,8 +12,8 @@
 #include "base/quote.hpp"
 #include "generator_internal.hpp"
 #include "id_space.hpp"
-#include "lease/node_source.hpp"
 #include "mark_keeper.hpp"
+#include "node_claim.hpp"
 #include "node_lease.hpp"
 #include "snowfleet/snowfleet.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/quote.hpp"
-#include "lease/node_source.hpp"
+#include "node_claim.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
