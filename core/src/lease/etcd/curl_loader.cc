@@ -1,5 +1,4 @@
 // libcurl loaded at run time (curl_loader.hpp). Only built with etcd support.
-#if SNOWFLEET_HAVE_ETCD
 #include "curl_loader.hpp"
 
 #include <dlfcn.h>
@@ -193,4 +192,3 @@ CURLcode curl_easy_getinfo(CURL* h, CURLINFO info, ...) {
 }
 
 }  // extern "C"
-#endif

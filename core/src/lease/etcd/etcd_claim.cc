@@ -1,5 +1,4 @@
 // The claim walk of an etcd slot (etcd_claim.hpp). Only built with etcd support.
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_claim.hpp"
 
 #include <unistd.h>
@@ -263,4 +262,3 @@ ClaimedSlot claim_slot(const EtcdConfig& cfg, const SlotLink& link, const Layout
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

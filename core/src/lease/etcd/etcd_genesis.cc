@@ -1,5 +1,4 @@
 // The genesis of an etcd prefix (etcd_genesis.hpp). Only built with etcd support.
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_genesis.hpp"
 
 #include <algorithm>
@@ -219,4 +218,3 @@ Genesis claim_genesis(const json& claim_reply, size_t index, const Send& send,
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

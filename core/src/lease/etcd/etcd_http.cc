@@ -1,5 +1,4 @@
 // HTTP to etcd's v3 JSON gateway (etcd_http.hpp). Only built with etcd support.
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_http.hpp"
 
 #include <curl/curl.h>
@@ -379,4 +378,3 @@ json Http::send(const std::string& path, const std::string& data, int64_t until)
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

@@ -4,7 +4,6 @@
 // (create_revision of its slot key, mod_revision of its mark key); the failure branch
 // reads both, so a slot no longer ours is told so and the others are sent again.
 // Only built with etcd support.
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_process_lease.hpp"
 
 #include <algorithm>
@@ -177,4 +176,3 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

@@ -13,7 +13,6 @@
 //   revoke:    when the last holder lets go (the slot keys on the lease go with it).
 //   marks:     one thread sends the marks of this process's slots on the lease in shared
 //              transactions (etcd_mark_batch.cc).
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_process_lease.hpp"
 
 #include <pthread.h>
@@ -335,4 +334,3 @@ bool ProcessLease::keepalive_once() {
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

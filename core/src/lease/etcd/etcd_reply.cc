@@ -1,6 +1,5 @@
 // Reading the replies of etcd's v3 JSON gateway (etcd_reply.hpp). Only built with etcd
 // support: it needs nlohmann-json.
-#if SNOWFLEET_HAVE_ETCD
 #include "etcd_reply.hpp"
 
 #include <cstdint>
@@ -102,4 +101,3 @@ ClaimReply read_claim_reply(const json& reply) {
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet
-#endif

@@ -1,7 +1,7 @@
 // Reading the replies of etcd's v3 JSON gateway (the lease protocol in node_source_etcd.cc).
 // Pure functions, no I/O, so tests and tests/fuzz/etcd_reply.cc can feed them any reply.
-// Only built with etcd support (SNOWFLEET_HAVE_ETCD: libcurl and nlohmann-json). Internal
-// (not installed).
+// Only built with etcd support (the snowfleet_lease_etcd target: libcurl and
+// nlohmann-json). Internal (not installed).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // "etcd://host:port[,host:port...]/<prefix>?ttl=10[&node=N][&cacert=..&cert=..&key=..]":
 // node ids leased from etcd through its v3 JSON gateway (libcurl + nlohmann-json, both
-// optional at build time: without them, SNOWFLEET_HAVE_ETCD is undefined and this source
-// says so).
+// optional at build time: without them, this folder is not built and
+// lease/node_source_no_etcd.cc says so).
 //
 //   lease:     one etcd lease per process and store, shared by its slots and kept alive by
 //              one thread (etcd_process_lease.hpp): granted by the first claimant, revoked
@@ -19,41 +19,24 @@
 //              no lease and stays); the last slot's release revokes the lease.
 // Keys and values are base64 in this API, int64 fields are JSON strings, and fields with
 // default values are omitted from responses. The pieces live beside this file: the spec
-// parser (etcd_spec.cc), base64 (etcd_base64.hpp), the reply readers (etcd_reply.hpp), the
+// parser (lease/etcd_spec.cc), base64 (etcd_base64.hpp), the reply readers (etcd_reply.hpp), the
 // HTTP transport (etcd_http.hpp) and the claim walk (etcd_claim.hpp); this file is the slot's
 // lease: it claims once more on a new process lease when the old one is gone, then persists
 // the slot's mark, hears the keepalive's verdicts and gives the slot back.
-#include "lease/node_source.hpp"
-
-#include <string>
-
-#include "base/quote.hpp"
-
-#if SNOWFLEET_HAVE_ETCD
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
+#include "base/quote.hpp"
 #include "etcd_claim.hpp"
 #include "etcd_genesis.hpp"
 #include "etcd_http.hpp"
 #include "etcd_process_lease.hpp"
-#endif
+#include "lease/node_source.hpp"
 
 namespace snowfleet {
 namespace detail {
-
-#if !SNOWFLEET_HAVE_ETCD
-
-std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout&,
-                                      const std::shared_ptr<Clock>&, const SlotFilter&) {
-  throw Error(ErrorKind::kNodeIdUnavailable,
-              "node source " + quote(redact_node_source(spec)) +
-                  ": this snowfleet was built without etcd support (it needs libcurl and "
-                  "nlohmann-json at build time)");
-}
-
-#else
 
 namespace {
 
@@ -257,8 +240,6 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& lay
   lease->claim(layout, usable);
   return lease;
 }
-
-#endif
 
 }  // namespace detail
 }  // namespace snowfleet
