@@ -1,4 +1,4 @@
-// libcurl is loaded at run time, on the first etcd:// claim (core/src/curl_loader.hpp):
+// libcurl is loaded at run time, on the first etcd:// claim (core/src/lease/etcd/curl_loader.hpp):
 // nothing maps it before, and a machine without it gets one error naming what to install.
 #include <catch2/catch.hpp>
 #include <dlfcn.h>

@@ -14,7 +14,7 @@
 // 2 bad input (usage, malformed or out-of-range values). Messages go to `err`.
 //
 // The CLI is part of the core so that every package runs the same one: the `snowfleet`
-// executable (core/cli/main.cc), `python -m snowfleet` and `npx snowfleet` all call
+// executable (main.cc here), `python -m snowfleet` and `npx snowfleet` all call
 // run_cli() and only copy its output to the host's streams.
 #include "snowfleet/cli.hpp"
 
