@@ -85,7 +85,7 @@ def main() -> int:
     # No source file spells the version: each reads it from the build.
     for rel, pattern in [
         ("python/snowfleet/__init__.py", r"__version__\s*=\s*['\"]"),
-        ("core/cli/main.cc", re.escape(version)),
+        ("core/src/cli/main.cc", re.escape(version)),
         ("CMakeLists.txt", r"project\([^)]*VERSION\s+\d"),
     ]:
         if re.search(pattern, (ROOT / rel).read_text()):
