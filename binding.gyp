@@ -1,14 +1,15 @@
 # Builds the Node addon from the core's sources plus the node-addon-api glue, and the
 # process's id-space registry (libsnowfleet_registry.so.1, core/src/registry/) beside it:
 # the addon finds it through RUNPATH $ORIGIN, and prebuilds carry it next to the .node.
-# snowfleet_core_sources must equal SNOWFLEET_CORE_SOURCES in core/CMakeLists.txt;
-# node/test/manifest.test.js fails when the two disagree.
+# The core's sources are core/sources.txt's lists, the file CMake builds from too
+# (node/tools/core_sources.js prints one list).
 #
-# The etcd node source ("etcd://...") is compiled in when the machine has the libcurl and
-# nlohmann-json headers (node/tools/etcd_probe.js decides; SNOWFLEET_ETCD=AUTO|ON|OFF as
-# for CMake); libcurl itself is loaded at run time (core/src/curl_loader.hpp), never
-# linked. Without the headers the addon still builds and "etcd://" raises
-# NODE_ID_UNAVAILABLE "built without etcd support".
+# The etcd node source ("etcd://...", the [etcd] list) is compiled in when the machine has
+# the libcurl and nlohmann-json headers (node/tools/etcd_probe.js decides;
+# SNOWFLEET_ETCD=AUTO|ON|OFF as for CMake); libcurl itself is loaded at run time
+# (core/src/lease/etcd/curl_loader.hpp), never linked. Without the headers the addon builds
+# the [no-etcd] list instead and "etcd://" raises NODE_ID_UNAVAILABLE "built without etcd
+# support".
 #
 # Each addon exports only the N-API entry points (bindings/node/exports.map).
 #
@@ -19,52 +20,16 @@
 {
   "variables": {
     "snowfleet_test_hooks%": "<!(node -p \"process.env.SNOWFLEET_TEST_HOOKS === '1' ? 1 : 0\")",
-    "snowfleet_core_sources": [
-      "core/src/cli.cc",
-      "core/src/cli_args.cc",
-      "core/src/clock.cc",
-      "core/src/codec.cc",
-      "core/src/curl_loader.cc",
-      "core/src/etcd_base64.cc",
-      "core/src/etcd_claim.cc",
-      "core/src/etcd_genesis.cc",
-      "core/src/etcd_http.cc",
-      "core/src/etcd_mark_batch.cc",
-      "core/src/etcd_process_lease.cc",
-      "core/src/etcd_reply.cc",
-      "core/src/etcd_spec.cc",
-      "core/src/errors.cc",
-      "core/src/generator.cc",
-      "core/src/generator_fork.cc",
-      "core/src/generator_status.cc",
-      "core/src/id_space.cc",
-      "core/src/layout.cc",
-      "core/src/local_registry.cc",
-      "core/src/mark_keeper.cc",
-      "core/src/mint.cc",
-      "core/src/mint_slow.cc",
-      "core/src/mint_wait.cc",
-      "core/src/node_source.cc",
-      "core/src/node_source_etcd.cc",
-      "core/src/node_source_local.cc",
-      "core/src/options.cc",
-      "core/src/quote.cc",
-      "core/src/random.cc",
-      "core/src/random_chacha.cc",
-      "core/src/range.cc",
-      "core/src/scripted_clock.cc",
-      "core/src/text_id.cc",
-      "core/src/time_text.cc",
-      "core/src/uuid7.cc",
-      "core/src/uuid7_text.cc",
-      "core/src/version.cc"
-    ],
+    "snowfleet_core_sources": ["<!@(node node/tools/core_sources.js core)"],
+    "snowfleet_etcd_sources": ["<!@(node node/tools/core_sources.js etcd)"],
+    "snowfleet_no_etcd_sources": ["<!@(node node/tools/core_sources.js no-etcd)"],
     "snowfleet_version": "<!(node -p \"require('fs').readFileSync('VERSION', 'utf8').trim()\")"
   },
   "target_defaults": {
     "include_dirs": [
       "<!(node -p \"require('node-addon-api').include_dir\")",
-      "core/include"
+      "core/include",
+      "core/src"
     ],
     "defines": ["NAPI_VERSION=8", "SNOWFLEET_VERSION=<(snowfleet_version)"],
     "cflags!": ["-fno-exceptions", "-fno-rtti"],
@@ -104,8 +69,10 @@
           "ldflags": ["-Wl,--version-script=<(module_root_dir)/bindings/node/exports.map"]
         }],
         ["snowfleet_etcd==1", {
-          "defines": ["SNOWFLEET_HAVE_ETCD=1"],
+          "sources": ["<@(snowfleet_etcd_sources)"],
           "libraries": ["-ldl"]
+        }, {
+          "sources": ["<@(snowfleet_no_etcd_sources)"]
         }]
       ]
     },
@@ -127,7 +94,8 @@
       "targets": [
         {
           "target_name": "snowfleet_test_hooks",
-          "sources": ["<@(snowfleet_core_sources)", "node/bench/hooks.cc"],
+          "sources": ["<@(snowfleet_core_sources)", "<@(snowfleet_no_etcd_sources)",
+                      "node/bench/hooks.cc"],
           "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
           "cflags_cc": ["-std=c++17", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra"],
           "dependencies": ["snowfleet_registry"],

@@ -31,8 +31,8 @@ install(FILES "${PROJECT_BINARY_DIR}/snowfleetConfig.cmake"
               "${PROJECT_BINARY_DIR}/snowfleetConfigVersion.cmake"
         DESTINATION ${SNOWFLEET_CMAKE_DIR})
 
-# The static core dlopen()s libcurl for etcd:// (src/curl_loader.cc): consumers link libdl
-# (a part of libc since glibc 2.34), never libcurl.
+# The static core dlopen()s libcurl for etcd:// (src/lease/etcd/curl_loader.cc): consumers
+# link libdl (a part of libc since glibc 2.34), never libcurl.
 set(SNOWFLEET_PC_ETCD_LIBS " -ldl")
 file(RELATIVE_PATH SNOWFLEET_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" SNOWFLEET_PC_TO_PREFIX "${SNOWFLEET_PC_TO_PREFIX}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets the release version: writes VERSION (what CMake, binding.gyp and pyproject.toml read)
 # and the copies npm and Maven need spelled out (package.json, package-lock.json,
-# java/pom.xml, java/README.md's snippets). tests/packaging/check_metadata.py fails when
+# java/pom.xml, java/integrations' poms, the install snippets of the READMEs and
+# docs/integrations). tests/packaging/check_metadata.py fails when
 # they disagree.
 #   bash scripts/set-version.sh 0.2.0
 set -euo pipefail
@@ -27,11 +28,21 @@ for path, pattern, count in edits:
     if n != count:
         sys.exit(f"{path}: version {old} not found where expected")
     open(path, "w").write(text)
-# The Java README's dependency snippet and jar names (Maven users copy them).
-readme = open("java/README.md").read()
-for a, b in [(f"<version>{old}</version>", f"<version>{new}</version>"),
-             (f"snowfleet-{old}.jar", f"snowfleet-{new}.jar"), (f"snowfleet:{old}", f"snowfleet:{new}")]:
-    readme = readme.replace(a, b)
-open("java/README.md", "w").write(readme)
+# The integrations' Maven poms: their own version and the core's they build on.
+import glob
+for path in ["java/integrations/pom.xml", *sorted(glob.glob("java/integrations/*/pom.xml"))]:
+    text = open(path).read()
+    for tag in ("version", "snowfleet.version"):
+        text = text.replace(f"<{tag}>{old}</{tag}>", f"<{tag}>{new}</{tag}>")
+    open(path, "w").write(text)
+# Install snippets and artifact names users copy (the Java README, the root README's quick
+# start, the integration pages).
+for path in ["java/README.md", "README.md", *sorted(glob.glob("docs/integrations/*.md"))]:
+    text = open(path).read()
+    for a, b in [(f"<version>{old}</version>", f"<version>{new}</version>"),
+                 (f"snowfleet-{old}", f"snowfleet-{new}"), (f"snowfleet:{old}", f"snowfleet:{new}"),
+                 (f"-Dversion={old}", f"-Dversion={new}"), (f"version {old}", f"version {new}")]:
+        text = text.replace(a, b)
+    open(path, "w").write(text)
 PY
 python3 tests/packaging/check_metadata.py

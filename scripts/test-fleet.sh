@@ -13,9 +13,17 @@
 #     network namespaces), every worker's history checked by history_check.py;
 #   - the lease tests again over TLS with client certificates and with etcd users, and the
 #     refusals around them (tests/fleet/etcd_tls_auth_test.py: two more private etcds);
+#   - the postgres:// lease table's SQL on a private PostgreSQL (pg_lease_protocol_test.py:
+#     the statements docs/lease-engines.md designs, before the engine exists);
+#   - with SNOWFLEET_K8S=1 (off by default while the k8s-lease:// engine is being written;
+#     SNOWFLEET_K8S=only runs just this part): builds or reuses the real kube-apiserver
+#     (scripts/kube-apiserver.sh: minutes the first time, cached after), starts it on a
+#     private etcd and pins the Lease protocol the engine relies on
+#     (tests/fleet/kube_protocol_test.py; docs/lease-engines.md);
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
-# (e.g. "address;undefined" or "thread": builds and runs everything under it).
+# (e.g. "address;undefined" or "thread": builds and runs everything under it),
+# SNOWFLEET_CACHE_DIR (where the kube-apiserver build is kept).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
@@ -23,6 +31,19 @@ cd "$(repo_root)"
 section "fleet: dependencies"
 core_deps
 apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2 openssl
+
+kube_suite() {
+  section "fleet: Kubernetes Leases on a real kube-apiserver and a private etcd"
+  apt_install util-linux
+  local kube
+  mapfile -t kube < <(bash scripts/kube-apiserver.sh | tail -2)
+  KUBE_APISERVER=${kube[0]} KUBECLIENT=${kube[1]} ETCD_BIN=$(command -v etcd) \
+    python3 tests/fleet/kube_protocol_test.py
+}
+if [ "${SNOWFLEET_K8S:-0}" = only ]; then
+  kube_suite
+  exit 0
+fi
 
 # The cross-language test needs the three packages: build whichever is missing, before
 # our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
@@ -40,9 +61,11 @@ cmake --build "$build" --target snowfleet_tests fleet_worker storm_worker outage
   close_probe turn_probe release_probe late_claim_probe snowfleet >/dev/null
 
 tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
+pgdir=""
 etcd_pid=""
 cleanup() {
   if [ -n "$etcd_pid" ]; then kill -9 "$etcd_pid" 2>/dev/null || true; wait "$etcd_pid" 2>/dev/null || true; fi
+  if [ -n "$pgdir" ]; then pg_private_stop; rm -rf "$pgdir"; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -107,3 +130,12 @@ section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth
 SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_tests" \
   FLEET_WORKER="$build/tests/fleet_worker" \
   ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py
+
+section "fleet: the postgres:// lease table's SQL on a private PostgreSQL (docs/lease-engines.md)"
+pgdir=$(mktemp -d /tmp/snowfleet-fleet-pg.XXXXXX)
+pg_private_start "$pgdir"
+python3 tests/fleet/pg_lease_protocol_test.py
+
+if [ "${SNOWFLEET_K8S:-0}" = 1 ]; then
+  kube_suite
+fi

@@ -93,7 +93,7 @@ print("editable install ok:", p.parent)')
   out="$("$PY" -m build --sdist --outdir "$DIST" "$ROOT" 2>&1)" || { echo "$out" >&2; exit 1; }
   SDIST="$(ls "$DIST"/snowfleet-*.tar.gz)"
   LISTING="$(tar -tzf "$SDIST")"
-  for f in core/CMakeLists.txt core/include/snowfleet/snowfleet.hpp core/src/generator.cc \
+  for f in core/CMakeLists.txt core/include/snowfleet/snowfleet.hpp core/src/mint/generator.cc core/sources.txt \
            bindings/python/_snowfleet.cc python/snowfleet/__init__.py CMakeLists.txt; do
     grep -qx "snowfleet-[^/]*/$f" <<<"$LISTING" || { echo "sdist lacks $f" >&2; exit 1; }
   done

@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "id_space.hpp"
+#include "lease/node_source.hpp"  // internal: probe_start
 #include "local_util.hpp"
-#include "node_source.hpp"  // internal: probe_start
+#include "mint/id_space.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

@@ -1,12 +1,12 @@
-// libcurl is loaded at run time, on the first etcd:// claim (core/src/curl_loader.hpp):
+// libcurl is loaded at run time, on the first etcd:// claim (core/src/lease/etcd/curl_loader.hpp):
 // nothing maps it before, and a machine without it gets one error naming what to install.
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
 
 #include <string>
 
-#include "curl_loader.hpp"
-#include "node_source.hpp"
+#include "lease/etcd/curl_loader.hpp"
+#include "lease/node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

@@ -1,5 +1,5 @@
 // An etcd prefix wiped or restored under live holders (issue 12, the etcd analogue of issue
-// 10): the prefix's genesis key (core/src/etcd_genesis.hpp). Two generators on scripted
+// 10): the prefix's genesis key (core/src/lease/etcd/etcd_genesis.hpp). Two generators on scripted
 // clocks of their own hold their slots with two etcd leases, as two processes would.
 // Hidden tests: scripts/test-fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD;
 // they edit keys with etcdctl ($SNOWFLEET_TEST_ETCDCTL when set).
@@ -19,9 +19,9 @@
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
-#include "etcd_genesis.hpp"
-#include "etcd_process_lease.hpp"
-#include "node_source.hpp"
+#include "lease/etcd/etcd_genesis.hpp"
+#include "lease/etcd/etcd_process_lease.hpp"
+#include "lease/node_source.hpp"
 
 using namespace snowfleet;
 using snowfleet_test::error_of;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "etcd_test_util.hpp"
-#include "node_source.hpp"
+#include "lease/node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 #if SNOWFLEET_HAVE_ETCD

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "id_space.hpp"
+#include "mint/id_space.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "local_registry.hpp"  // internal: the filesystem check
+#include "lease/local_registry.hpp"  // internal: the filesystem check
 #include "local_util.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"

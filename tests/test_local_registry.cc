@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "lease/node_source.hpp"  // internal: the claimed mark, before any generator adds its own
 #include "local_util.hpp"
-#include "node_source.hpp"  // internal: the claimed mark, before any generator adds its own
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

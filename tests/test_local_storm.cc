@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "node_source.hpp"  // internal: claims without generators (no mark writes)
+#include "lease/node_source.hpp"  // internal: claims without generators (no mark writes)
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <thread>
 
+#include "lease/node_source.hpp"  // internal: the lease itself, to call maintain() directly
 #include "local_util.hpp"
-#include "node_source.hpp"  // internal: the lease itself, to call maintain() directly
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

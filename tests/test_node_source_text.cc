@@ -10,14 +10,14 @@
 #include <filesystem>
 #include <string>
 
-#include "node_source.hpp"
+#include "lease/node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
 #include <nlohmann/json.hpp>
 
-#include "etcd_reply.hpp"
+#include "lease/etcd/etcd_reply.hpp"
 #endif
 
 using namespace snowfleet;

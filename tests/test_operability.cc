@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "mark_keeper.hpp"  // internal: the keeper with a scripted lease
-#include "node_lease.hpp"
+#include "mint/mark_keeper.hpp"  // internal: the keeper with a scripted lease
+#include "mint/node_lease.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "random_chacha.hpp"
-#include "random_internal.hpp"
+#include "uuid/random_chacha.hpp"
+#include "uuid/random_internal.hpp"
 
 using namespace snowfleet::detail;
 

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "siphash.hpp"
 #include "snowfleet/snowfleet.hpp"
 #include "test_util.hpp"
+#include "uuid/siphash.hpp"
 
 using namespace snowfleet;
 using snowfleet_test::error_of;

@@ -1,6 +1,6 @@
 """Reference model of snowfleet's time text parser (RFC 3339 date-time -> Unix ms), in plain
 Python, for producing conformance/vectors/time.json. Written apart from the C++ core
-(core/src/time_text.cc): the grammar is matched one regular expression per element on the
+(core/src/ids/time_text.cc): the grammar is matched one regular expression per element on the
 UTF-8 bytes, and days are counted from year 0000 by leap-year arithmetic.
 
 The profile (also written on snowfleet::parse_iso8601 in the core's header):

@@ -1,6 +1,6 @@
 'use strict';
-// Packaging invariants: binding.gyp compiles exactly the core sources CMake lists, and the
-// npm tarball carries everything a source build needs.
+// Packaging invariants: binding.gyp compiles the core from core/sources.txt, as CMake does,
+// and the npm tarball carries everything a source build needs.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -9,33 +9,47 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function cmakeCoreSources() {
-  const text = fs.readFileSync(path.join(ROOT, 'core', 'CMakeLists.txt'), 'utf8');
-  const m = text.match(/set\(SNOWFLEET_CORE_SOURCES\s+([^)]*)\)/);
-  assert.ok(m, 'SNOWFLEET_CORE_SOURCES not found in core/CMakeLists.txt');
-  return m[1]
-    .split(/\s+/)
-    .filter((s) => s && !s.startsWith('#'))
-    .map((s) => `core/${s}`);
-}
-
 function readGyp() {
   // binding.gyp is JSON plus '#' comment lines.
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'binding.gyp'), 'utf8').replace(/^\s*#.*$/gm, ''));
 }
 
-/** The shipped addon's sources, with the core list variable expanded. */
-function gypSources() {
-  const gyp = readGyp();
-  return gyp.targets[0].sources.flatMap((s) => (s === '<@(snowfleet_core_sources)' ? gyp.variables.snowfleet_core_sources : [s]));
+/** One list of core/sources.txt, as binding.gyp's command expansion gets it. */
+function coreList(name) {
+  const r = spawnSync(process.execPath, ['node/tools/core_sources.js', name], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split(/\s+/).filter(Boolean);
 }
 
-test("binding.gyp compiles exactly core/CMakeLists.txt's SNOWFLEET_CORE_SOURCES", () => {
-  const core = cmakeCoreSources();
-  assert.ok(core.length >= 5);
-  const gypCore = gypSources().filter((s) => s.startsWith('core/'));
-  assert.deepEqual([...gypCore].sort(), [...core].sort());
+/** The shipped addon's sources, with the core list variables expanded (etcd on and off). */
+function gypSources() {
+  const gyp = readGyp();
+  const lists = {
+    '<@(snowfleet_core_sources)': coreList('core'),
+    '<@(snowfleet_etcd_sources)': coreList('etcd'),
+    '<@(snowfleet_no_etcd_sources)': coreList('no-etcd'),
+  };
+  const addon = gyp.targets[0];
+  const conditional = addon.conditions.flatMap((c) => c.slice(1).flatMap((branch) => branch.sources || []));
+  return [...addon.sources, ...conditional].flatMap((s) => lists[s] || [s]);
+}
+
+test('binding.gyp builds the core from the lists in core/sources.txt, as CMake does', () => {
+  const gyp = readGyp();
+  for (const name of ['core', 'etcd', 'no-etcd']) {
+    const variable = `snowfleet_${name.replace('-', '_')}_sources`;
+    assert.deepEqual(gyp.variables[variable], [`<!@(node node/tools/core_sources.js ${name})`]);
+    assert.ok(coreList(name).length >= 1, `core/sources.txt's [${name}] is empty`);
+  }
+  assert.match(fs.readFileSync(path.join(ROOT, 'core', 'CMakeLists.txt'), 'utf8'),
+    /_snowfleet_read_sources\("\$\{CMAKE_CURRENT_SOURCE_DIR\}\/sources\.txt"\)/);
   for (const s of gypSources()) assert.ok(fs.existsSync(path.join(ROOT, s)), `${s} is missing`);
+});
+
+test('core_sources.js refuses a list core/sources.txt does not have', () => {
+  const r = spawnSync(process.execPath, ['node/tools/core_sources.js', 'cores'], { cwd: ROOT, encoding: 'utf8' });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /no list "cores"/);
 });
 
 test('binding.gyp builds the id-space registry from core/src/registry/', () => {
@@ -91,7 +105,9 @@ test('npm pack carries the core sources, headers, glue and JS entry points', () 
     'node/index.mjs',
     'node/index.d.ts',
     'node/README.md',
-    'node/tools/etcd_probe.js', // binding.gyp runs it when a user's install compiles
+    'core/sources.txt',
+    'node/tools/etcd_probe.js', // binding.gyp runs these when a user's install compiles
+    'node/tools/core_sources.js',
   ];
   for (const f of want) assert.ok(files.has(f), `${f} is not in the npm tarball`);
   for (const f of files) {

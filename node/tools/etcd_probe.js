@@ -3,7 +3,7 @@
 // runs it at configure time. SNOWFLEET_ETCD=AUTO (default) | ON | OFF, as the CMake option
 // of the same name: AUTO enables etcd when the libcurl and nlohmann-json headers (Debian:
 // libcurl4-openssl-dev nlohmann-json3-dev) are installed, ON fails the build without them.
-// Only headers: the addon loads libcurl at run time (core/src/curl_loader.hpp).
+// Only headers: the addon loads libcurl at run time (core/src/lease/etcd/curl_loader.hpp).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 

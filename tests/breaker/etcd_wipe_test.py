@@ -5,7 +5,7 @@ key it noticed only at its next mark write (the compare on the slot key's create
 fails), which the keeper makes about every 500 ms while minting, and a newcomer that
 claimed the slot meanwhile found no mark and minted the holder's ids (1,000s of them).
 
-Now (core/src/etcd_genesis.hpp): the newcomer finds no genesis but the holder's lease,
+Now (core/src/lease/etcd/etcd_genesis.hpp): the newcomer finds no genesis but the holder's lease,
 tagged with the prefix, so the genesis it creates carries a fence (now + TTL + 2 s) and it
 starts above it; the holder turns lost at its next mark write or keepalive (the genesis
 changed). The newcomer runs past the fence, so it does mint. The breaker review of issue 10.

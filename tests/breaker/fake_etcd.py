@@ -16,7 +16,7 @@ UNAVAILABLE = {"error": "etcdserver: no leader", "message": "etcdserver: no lead
 TIMED_OUT = {"error": "etcdserver: request timed out", "message": "etcdserver: request timed out",
              "code": 14}
 
-# The paths the etcd node source posts to (core/src/etcd_*.cc), but for authentication
+# The paths the etcd node source posts to (core/src/lease/etcd/), but for authentication
 # (/v3/auth/authenticate: none of these tests has an etcd user).
 ETCD_PATHS = ("/v3/lease/grant", "/v3/lease/keepalive", "/v3/lease/revoke", "/v3/lease/leases",
               "/v3/kv/range", "/v3/kv/txn")
@@ -90,7 +90,8 @@ class FakeEtcd:
         self.thread.start()
         self.endpoint = f"127.0.0.1:{self.port}"
 
-    # Every prefix has this genesis (core/src/etcd_genesis.hpp), so claims never create one.
+    # Every prefix has this genesis (core/src/lease/etcd/etcd_genesis.hpp), so claims never
+    # create one.
     GENESIS = "00000000000fa4e0 0 0"
 
     @staticmethod

@@ -5,7 +5,7 @@ still be applied; a proposal a follower forwarded over a slow peer link is appen
 writes made meanwhile through another member.
 
 The mark is the promise a slot's next holder starts from ("the previous holders may have
-issued ids up to the claimed mark", core/src/generator.cc): a stale write that lands late
+issued ids up to the claimed mark", core/src/mint/generator.cc): a stale write that lands late
 puts it back below ids the holder already issued. If the holder then dies, the mark stays
 there, and a successor whose clock runs behind by more than the gap mints the same ids.
 

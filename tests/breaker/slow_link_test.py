@@ -1,7 +1,7 @@
 """A holder at TTL 2 whose link to etcd takes 200 ms a round trip (a proxy delaying each
 direction by 100 ms). Its confirmed deadline is (keepalive sent) + TTL - margin = 1.5 s;
 a keepalive round is now three requests in a row (the lease's keepalive, then the holder
-lease's keepalive and the genesis read, core/src/etcd_genesis.hpp), about 0.6 s here, and
+lease's keepalive and the genesis read, core/src/lease/etcd/etcd_genesis.hpp), about 0.6 s here, and
 the next round started a full period (TTL/3) after the last one ended: the next
 confirmation came 0.6 + 0.67 + 0.6 s after the last one was sent, past the deadline, and
 every round the holder refused calls ("its local deadline passed") for a moment: 300

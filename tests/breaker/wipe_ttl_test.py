@@ -2,7 +2,7 @@
 (cut off: its keepalives and mark writes fail, so it mints on up to its persisted mark
 until its local deadline, TTL - margin after its last keepalive). The newcomer finds no
 genesis but the holder's tagged holder lease, and fences the genesis it creates at
-now + its own TTL + 2 s (core/src/etcd_genesis.cc, claim_genesis): with the holder at
+now + its own TTL + 2 s (core/src/lease/etcd/etcd_genesis.cc, claim_genesis): with the holder at
 TTL 30 and the newcomer at TTL 2, the newcomer minted from 4 s after the wipe while the
 holder still minted for about 20 s more, on the same slot (115,076 ids minted by both).
 Fixed: a holder lease's ID carries its TTL, and the fence covers the longest TTL among the

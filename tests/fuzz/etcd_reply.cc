@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "etcd_reply.hpp"
+#include "base/strict_int.hpp"
 #include "fuzz_check.hpp"
-#include "strict_int.hpp"
+#include "lease/etcd/etcd_reply.hpp"
 
 using nlohmann::json;
 namespace etcd = snowfleet::detail::etcd;

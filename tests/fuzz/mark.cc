@@ -4,8 +4,8 @@
 // Python's int() gives; a refusal leaves the output untouched.
 #include <string_view>
 
+#include "base/strict_int.hpp"
 #include "fuzz_check.hpp"
-#include "strict_int.hpp"
 
 namespace {
 

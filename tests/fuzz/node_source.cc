@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "node_source.hpp"
+#include "lease/node_source.hpp"
 
 using snowfleet::Error;
 using snowfleet::ErrorKind;

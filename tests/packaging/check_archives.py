@@ -26,25 +26,28 @@ ROOT = Path(__file__).resolve().parents[2]
 SDIST_ALLOWED = [
     "PKG-INFO", "pyproject.toml", "CMakeLists.txt", "VERSION", "LICENSE", "README.md",
     "CHANGELOG.md", ".gitignore", ".clang-format", ".editorconfig", "cmake/*", "core/include/*",
-    "core/src/*", "core/cli/*", "core/CMakeLists.txt", "bindings/python/*", "python/snowfleet/*",
-    "python/tests/*", "python/README.md", "conformance/*",
+    "core/src/*", "core/sources.txt", "core/CMakeLists.txt", "bindings/python/*",
+    "python/snowfleet/*", "python/tests/*", "python/README.md", "conformance/*",
 ]
 SDIST_REQUIRED = [
     "pyproject.toml", "CMakeLists.txt", "VERSION", "LICENSE", "core/CMakeLists.txt",
-    "core/src/cli.cc", "core/src/version.cc", "core/include/snowfleet/snowfleet.hpp",
-    "bindings/python/_snowfleet.cc", "python/snowfleet/__init__.py",
-    "python/snowfleet/__main__.py", "python/README.md",
+    "core/sources.txt", "core/src/cli/cli.cc", "core/src/base/version.cc",
+    "core/include/snowfleet/snowfleet.hpp", "bindings/python/_snowfleet.cc",
+    "python/snowfleet/__init__.py", "python/snowfleet/__main__.py", "python/README.md",
 ]
 NPM_ALLOWED = [
     "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "bindings/node/*",
-    "core/CMakeLists.txt", "core/include/*", "core/src/*", "node/cli.js", "node/index.js",
-    "node/index.mjs", "node/index.d.ts", "node/README.md", "node/tools/etcd_probe.js",
+    "core/CMakeLists.txt", "core/include/*", "core/src/*", "core/sources.txt", "node/cli.js",
+    "node/index.js", "node/index.mjs", "node/index.d.ts", "node/integrations/*",
+    "node/README.md", "node/tools/core_sources.js", "node/tools/etcd_probe.js",
     "prebuilds/*",
 ]
 NPM_REQUIRED = [
-    "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "core/src/cli.cc", "core/src/version.cc",
-    "core/include/snowfleet/snowfleet.hpp", "bindings/node/addon.cc", "node/cli.js",
-    "node/index.js", "node/index.d.ts", "node/README.md",
+    "package.json", "README.md", "LICENSE", "VERSION", "binding.gyp", "core/sources.txt",
+    "core/src/cli/cli.cc", "core/src/base/version.cc", "core/include/snowfleet/snowfleet.hpp",
+    "bindings/node/addon.cc", "node/tools/core_sources.js", "node/cli.js",
+    "node/index.js", "node/index.d.ts", "node/README.md", "node/integrations/json.js",
+    "node/integrations/typeorm.d.ts",
 ]
 
 

@@ -24,6 +24,21 @@ ROOT = Path(__file__).resolve().parents[2]
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 
 
+def integration_versions() -> dict[str, str | None]:
+    """The Java integrations' versions: each pom's (or its parent's) and the core's they use."""
+    found: dict[str, str | None] = {}
+    for path in sorted((ROOT / "java" / "integrations").glob("**/pom.xml")):
+        if "target" in path.parts:
+            continue
+        root = ET.parse(path).getroot()
+        rel = path.relative_to(ROOT).as_posix()
+        for what in ("m:version", "m:parent/m:version", "m:properties/m:snowfleet.version"):
+            node = root.find(what, POM_NS)
+            if node is not None:
+                found[f"{rel} {what.replace('m:', '')}"] = (node.text or "").strip()
+    return found
+
+
 def main() -> int:
     errors: list[str] = []
 
@@ -60,6 +75,7 @@ def main() -> int:
             "package-lock.json": lock["version"],
             'package-lock.json packages[""]': lock["packages"][""]["version"],
             "java/pom.xml": pom_text("m:version"),
+            **integration_versions(),
         },
     )
     java_readme = (ROOT / "java" / "README.md").read_text()
@@ -69,7 +85,7 @@ def main() -> int:
     # No source file spells the version: each reads it from the build.
     for rel, pattern in [
         ("python/snowfleet/__init__.py", r"__version__\s*=\s*['\"]"),
-        ("core/cli/main.cc", re.escape(version)),
+        ("core/src/cli/main.cc", re.escape(version)),
         ("CMakeLists.txt", r"project\([^)]*VERSION\s+\d"),
     ]:
         if re.search(pattern, (ROOT / rel).read_text()):

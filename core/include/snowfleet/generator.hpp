@@ -15,9 +15,9 @@
 namespace snowfleet {
 
 namespace detail {
-class NodeLease;   // core/src/node_lease.hpp
-class IdSpace;     // core/src/id_space.hpp
-class MarkKeeper;  // core/src/mark_keeper.hpp
+class NodeLease;   // core/src/mint/node_lease.hpp
+class IdSpace;     // core/src/mint/id_space.hpp
+class MarkKeeper;  // core/src/mint/mark_keeper.hpp
 }  // namespace detail
 
 /// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a

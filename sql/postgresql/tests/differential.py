@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""A differential test of sql/postgresql/snowfleet.sql against the reference model
-(conformance/model): random layouts (split and unsplit, 1 to 52 timestamp bits, epochs from
-0 to the latest), times at and around their windows' edges, random fields, slacks up to
-2^63 - 1 and mutated layout texts, each through the SQL functions and the model; every
-result (a value, or the error code) must agree. Seeded, so a failure is reproducible:
+"""A differential test of the SQL functions against the reference model (conformance/model),
+for either target of conformance_runner.py (the plain-SQL file or the extension): random
+layouts (split and unsplit, 1 to 52 timestamp bits, epochs from 0 to the latest), times at
+and around their windows' edges, random fields, slacks up to 2^63 - 1, mutated layout texts,
+base32 and base62 texts of random ids and mutations of them, and RFC 3339 texts of random
+instants (offsets, fractions) and mutations of them, each through the SQL functions and the
+model; every result (a value, or the error code; for a time text, the whole message) must
+agree. Seeded, so a failure is reproducible:
 
-    python3 sql/postgresql/tests/differential.py --psql "psql -h HOST -p PORT -U USER DB" [--seed N]
+    python3 sql/postgresql/tests/differential.py --psql "psql -h HOST -p PORT -U USER DB" \
+        [--target extension] [--seed N] [--results OUT.json] [--same-as OTHER.json]
 
-Expects snowfleet.sql loaded and the snowfleet_test.try wrapper of conformance_runner.py.
+--results and --same-as compare the raw results of two targets, message for message.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import random
 import sys
@@ -23,7 +28,8 @@ sys.path.insert(0, str(ROOT / "sql" / "postgresql" / "tests"))
 
 import snowfleet_model as m  # noqa: E402
 import text_model as t  # noqa: E402
-from conformance_runner import lit, run_all  # noqa: E402
+import time_model  # noqa: E402
+from conformance_runner import LOAD, SQLSTATE, compare, lit, run_all  # noqa: E402
 
 INT64_MAX = 2**63 - 1
 
@@ -48,15 +54,17 @@ def times(rng: random.Random, lay: m.Layout):
             INT64_MAX]
 
 
-def outcome(fn):
+def outcome(fn, message: bool = False):
+    """fn's value, or its error as SQL shows it: 'ERROR <SQLSTATE>: CODE' (a prefix of the
+    SQL error), with the whole message when `message`."""
     try:
         v = fn()
     except m.ModelError as e:
-        return "ERROR: " + e.code
+        return f"ERROR {SQLSTATE[e.code]}: {e.code}" + (f": {e}" if message else "")
     return v
 
 
-def mutate(rng: random.Random, text: str) -> str:
+def mutate(rng: random.Random, text: str, alphabet: str = "0123456789.@") -> str:
     chars = list(text)
     for _ in range(rng.randint(1, 3)):
         op = rng.randrange(4)
@@ -64,12 +72,43 @@ def mutate(rng: random.Random, text: str) -> str:
         if op == 0 and chars:
             del chars[min(i, len(chars) - 1)]
         elif op == 1:
-            chars.insert(i, rng.choice("0123456789.@ +-x\t"))
+            chars.insert(i, rng.choice(alphabet + " +-x\té"))
         elif op == 2 and chars:
-            chars[min(i, len(chars) - 1)] = rng.choice("0123456789.@")
+            chars[min(i, len(chars) - 1)] = rng.choice(alphabet)
         else:
             chars.insert(i, "0")
     return "".join(chars)
+
+
+TIME_CHARS = "0123456789-:TtZz.+"
+MIN_TIME_MS = -62167219200000  # 0000-01-01T00:00:00Z
+MAX_TIME_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
+
+
+def time_text(rng: random.Random, ms: int) -> str:
+    """An RFC 3339 text of Unix ms: a random offset, fraction form and letter case."""
+    offset = rng.choice([0, 0, rng.randint(-1439, 1439), 1439, -1439])
+    if not MIN_TIME_MS <= ms + offset * 60000 <= MAX_TIME_MS:
+        offset = 0
+    days, rest = divmod(ms + offset * 60000 - MIN_TIME_MS, 86_400_000)
+    year = 0
+    while True:
+        n = 366 if time_model.is_leap(year) else 365
+        if days < n:
+            break
+        days, year = days - n, year + 1
+    month = 1
+    while days >= time_model.month_days(year, month):
+        days, month = days - time_model.month_days(year, month), month + 1
+    hms, frac = divmod(rest, 1000)
+    text = (f"{year:04d}-{month:02d}-{days + 1:02d}{rng.choice('Tt')}"
+            f"{hms // 3600:02d}:{hms // 60 % 60:02d}:{hms % 60:02d}")
+    text += rng.choice(["", f".{frac:03d}", f".{frac:03d}000", f".{frac:03d}".rstrip("0")]) \
+        if frac else rng.choice(["", ".0", ".000"])
+    if offset == 0 and rng.random() < 0.7:
+        return text + rng.choice("Zz")
+    sign = "+" if offset >= 0 else "-"
+    return text + f"{sign}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
 
 
 def cases(seed: int, n_layouts: int):
@@ -108,6 +147,20 @@ def cases(seed: int, n_layouts: int):
                         f"SELECT concat_ws(',', d.timestamp_ms, d.node_id, d.datacenter_id, "
                         f"d.machine_id, d.sequence, snowfleet.to_ms(d.\"time\")) "
                         f"FROM snowfleet.decode({value}, {L}) d", outcome(dec)))
+        for form, alphabet in (("base32", t.B32), ("base62", t.B62)):
+            value = rng.choice([0, INT64_MAX, rng.randint(0, INT64_MAX)])
+            out.append((f"format_{form}({value})", f"SELECT snowfleet.format_{form}({value})",
+                        outcome(lambda: t.format_text(form, value))))
+            text = mutate(rng, t.format_text(form, value), alphabet + alphabet.lower())
+            out.append((f"parse_{form}({text!r})", f"SELECT snowfleet.parse_{form}({lit(text)})::text",
+                        outcome(lambda: str(t.parse_text(form, text)))))
+        ms = rng.choice([MIN_TIME_MS, MAX_TIME_MS, 0, rng.randint(MIN_TIME_MS, MAX_TIME_MS),
+                         rng.randint(1704067200000, 1900000000000)])
+        text = time_text(rng, ms)
+        if rng.random() < 0.5:
+            text = mutate(rng, text, TIME_CHARS)
+        out.append((f"parse_time_ms({text!r})", f"SELECT snowfleet.parse_time_ms({lit(text)})::text",
+                    outcome(lambda: str(time_model.parse_time(text)), message=True)))
         text = mutate(rng, lt)
         out.append((f"layout({text!r})",
                     f"SELECT concat_ws(',', l.epoch_ms, l.timestamp_bits, l.datacenter_bits, "
@@ -122,26 +175,35 @@ def _fields(lay: m.Layout):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--psql", required=True)
+    ap.add_argument("--target", choices=sorted(LOAD), default="plain")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--layouts", type=int, default=300)
+    ap.add_argument("--results", help="write the raw results here (JSON)")
+    ap.add_argument("--same-as", help="fail unless the raw results equal this file's")
     args = ap.parse_args(argv)
     all_cases = cases(args.seed, args.layouts)
-    got = run_all(args.psql, [sql for _, sql, _ in all_cases])
+    got = run_all(args.psql, [sql for _, sql, _ in all_cases], args.target)
     if got is None:
         return 1
-    failures = 0
+    failures, raw = 0, {}
     for i, (what, _, want) in enumerate(all_cases):
         have = got.get(i, "no result")
+        raw[f"{i:05d} {what}"] = have
         want = str(want)
-        ok = have.startswith(want + ":") if want.startswith("ERROR: ") else have == want
+        ok = (have == want or have.startswith(want + ": ")) if want.startswith("ERROR ") else have == want
         if not ok:
             failures += 1
             if failures <= 20:
-                print(f"FAIL {what}: sql {have[:160]!r}, model {want!r}")
-    print(f"sql differential (seed {args.seed}): {len(all_cases) - failures} of "
+                print(f"FAIL {what}: sql {have[:300]!r}, model {want!r}")
+    print(f"sql differential ({args.target}, seed {args.seed}): {len(all_cases) - failures} of "
           f"{len(all_cases)} agree with the model")
+    if args.results:
+        pathlib.Path(args.results).write_text(json.dumps(raw, indent=1, sort_keys=True) + "\n",
+                                              encoding="utf-8")
+    if args.same_as:
+        failures += compare(raw, args.same_as, f"sql differential ({args.target})")
     return 1 if failures else 0
 
 

@@ -1,0 +1,380 @@
+// HTTP to etcd's v3 JSON gateway (etcd_http.hpp). Only built with etcd support.
+#include "etcd_http.hpp"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "base/internal.hpp"
+#include "base/quote.hpp"
+#include "curl_loader.hpp"
+#include "etcd_reply.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+namespace {
+
+using nlohmann::json;
+
+// Replies are small (the largest, a keys-only range over 65,536 slots, is a few MB): a
+// reply past this is refused rather than read into memory without end.
+constexpr size_t kMaxReply = size_t{16} << 20;
+
+// With several endpoints, an attempt gets 1/(kAttemptDivisor * endpoints) of the request's
+// time, at least kMinAttemptMs: with three members a sixth (keepalives at TTL 5: 277 ms;
+// a member that answers does so in a few ms on loopback, tens under load), so a request
+// whose members all hang asks each of them about twice.
+constexpr int64_t kAttemptDivisor = 2;
+constexpr int64_t kMinAttemptMs = 100;
+
+size_t collect(char* data, size_t size, size_t n, void* out) {
+  auto* body = static_cast<std::string*>(out);
+  if (body->size() + size * n > kMaxReply) return 0;  // libcurl stops: CURLE_WRITE_ERROR
+  body->append(data, size * n);
+  return size * n;
+}
+
+// The request's view of the cancellation generation: on_progress aborts the transfer
+// once the generation has moved (see Http's `cancel`).
+struct Cancel {
+  const std::atomic<uint64_t>* gen;
+  uint64_t at_start;
+};
+int on_progress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto* c = static_cast<const Cancel*>(p);
+  return c->gen->load(std::memory_order_acquire) != c->at_start ? 1 : 0;
+}
+
+// etcd's gateway maps gRPC code 14 (Unavailable: "etcdserver: no leader", "not capable",
+// "request timed out", "leader changed", a member without quorum) to HTTP 503, and code 8
+// ("too many requests") to 429: the member cannot serve now, and the next may. The code
+// rides as "code" or, on streaming calls (keepalive), as "error.grpc_code".
+bool unavailable(long status, const json& j) {
+  if (status == 503 || status == 429) return true;
+  if (!j.is_object() || !j.contains("error")) return false;
+  const json& e = j["error"];
+  const json code = j.contains("code") ? j["code"]
+                    : e.is_object()    ? e.value("grpc_code", json())
+                                       : json();
+  return code.is_number_integer() && (code.get<int64_t>() == 14 || code.get<int64_t>() == 8);
+}
+
+// The error message of an etcd reply, for the caller's exception.
+std::string error_text(const json& j, const std::string& raw) {
+  if (j.is_object() && j.contains("error") && j["error"].is_object() &&
+      j["error"].contains("message"))
+    return j["error"]["message"].dump();
+  if (j.is_object() && j.contains("message") && j["message"].is_string())
+    return j["message"].get<std::string>();
+  return raw.substr(0, 200);
+}
+
+// etcd's answers when a token is not (or no longer) valid: a simple token expires after
+// --auth-token-ttl without use, and every token dies when the auth store changes.
+bool token_rejected(const std::string& msg) {
+  return msg.find("invalid auth token") != std::string::npos ||
+         msg.find("auth store is old") != std::string::npos ||
+         msg.find("user name is empty") != std::string::npos;
+}
+
+// What a transport failure most likely means, for the ones a configuration causes.
+std::string hint(CURLcode rc, const std::string& detail, const EtcdConfig& c) {
+  if (rc == CURLE_PARTIAL_FILE) return " (the reply was cut short)";
+  if (!c.tls)
+    return rc == CURLE_GOT_NOTHING || rc == CURLE_RECV_ERROR
+               ? " (a TLS endpoint? this spec speaks plaintext: add cacert=PATH, or tls=1 for "
+                 "the system CAs)"
+               : "";
+  // A handshake the server breaks off without a TLS alert (reset, closed, garbage): it does
+  // not speak TLS. With an alert it does, and refused us.
+  const bool alert = detail.find("alert") != std::string::npos;
+  if (rc == CURLE_SSL_CONNECT_ERROR && !alert)
+    return " (a plaintext endpoint? drop tls, cacert, cert and key, or check the port)";
+  if (rc == CURLE_PEER_FAILED_VERIFICATION)
+    return " (the server's certificate does not verify against the CA: check cacert)";
+  if (rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_SSL_CONNECT_ERROR)
+    return c.cert.empty() ? " (does this etcd require a client certificate "
+                            "(--client-cert-auth)? give cert and key)"
+                          : " (the server may have refused our client certificate: check cert "
+                            "and key)";
+  return "";
+}
+
+// The tokens of this process, by endpoints and credentials: every handle of every lease
+// that authenticates the same way shares one, so a process authenticates once, not once per
+// handle (etcd checks each password with bcrypt, a few hundred ms of a member's CPU), and
+// one renewal serves them all. Never freed: keepalive threads may use it during exit.
+struct Tokens {
+  std::mutex mu;
+  std::map<std::string, std::string> by_key;
+};
+Tokens& tokens() {
+  // Held across fork() so that a child (which claims a lease of its own) never inherits
+  // the mutex locked by a thread that does not exist there.
+  static Tokens* t = [] {
+    pthread_atfork([] { tokens().mu.lock(); }, [] { tokens().mu.unlock(); },
+                   [] { tokens().mu.unlock(); });
+    return new Tokens;
+  }();
+  return *t;
+}
+std::string token_key(const EtcdConfig& c) {
+  std::string key;
+  for (const std::string& e : c.endpoints) key += e + ",";
+  return key + "\n" + c.user + "\n" + c.password + "\n" + c.password_file + "\n" + c.password_env;
+}
+
+// Every message of a call that handled the password passes through here, so that nothing
+// an endpoint echoes can carry it into a log.
+std::string scrub(std::string msg, const std::string& secret) {
+  if (secret.empty()) return msg;
+  // Search on after each "***" written: a password inside "***" would find itself there.
+  for (size_t at = 0; (at = msg.find(secret, at)) != std::string::npos; at += 3)
+    msg.replace(at, secret.size(), "***");
+  return msg;
+}
+
+}  // namespace
+
+Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
+  load_curl(c.text);  // libcurl is opened at run time, on the first etcd:// claim
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  h_ = curl_easy_init();
+  headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
+  if (!h_ || !headers_) throw Error(ErrorKind::kInternal, "libcurl could not create a handle");
+}
+
+Http::~Http() {
+  if (leak_) return;  // forked child: the handle's connection may be mid-use in the parent
+  curl_easy_cleanup(h_);
+  curl_slist_free_all(headers_);
+  curl_slist_free_all(auth_headers_);
+}
+
+// libcurl's own message for an unreadable certificate ("could not load PEM client
+// certificate") names neither the option nor why: say both, before any request.
+void Http::check_files() {
+  for (const auto& [what, path] :
+       {std::pair<const char*, const std::string&>{"cacert file ", cfg_.cacert},
+        {"cert file ", cfg_.cert},
+        {"key file ", cfg_.key},
+        {"password_file ", cfg_.password_file}}) {
+    if (!path.empty() && access(path.c_str(), R_OK) != 0)
+      throw Refused(what + quote(path) + " cannot be read: " + std::strerror(errno));
+  }
+  files_checked_ = true;
+}
+
+std::string Http::password() const {
+  if (!cfg_.password.empty()) return cfg_.password;
+  if (!cfg_.password_env.empty()) {
+    const char* v = std::getenv(cfg_.password_env.c_str());
+    if (v == nullptr || *v == '\0')
+      throw Refused("password_env variable " + quote(cfg_.password_env) +
+                    (v == nullptr ? " is not set" : " is empty"));
+    return v;
+  }
+  std::ifstream in(cfg_.password_file, std::ios::binary);
+  if (!in)
+    throw Refused("password_file " + quote(cfg_.password_file) +
+                  " cannot be read: " + std::strerror(errno));
+  std::string pw;
+  std::getline(in, pw);  // the first line, without its end
+  if (!pw.empty() && pw.back() == '\r') pw.pop_back();
+  if (pw.empty()) throw Refused("password_file " + quote(cfg_.password_file) + " is empty");
+  return pw;
+}
+
+void Http::set_token(const std::string& token) {
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  if (!list || !curl_slist_append(list, ("Authorization: " + token).c_str())) {
+    curl_slist_free_all(list);
+    throw Error(ErrorKind::kInternal, "libcurl could not build a header list");
+  }
+  curl_slist_free_all(auth_headers_);
+  auth_headers_ = list;
+  token_ = token;
+}
+
+void Http::authenticate(int64_t until_ns) {
+  const std::string stale = token_, key = token_key(cfg_);
+  token_.clear();
+  {
+    // Another handle may have renewed it already.
+    std::lock_guard<std::mutex> lock(tokens().mu);
+    const auto it = tokens().by_key.find(key);
+    if (it != tokens().by_key.end() && it->second != stale) return set_token(it->second);
+  }
+  const std::string pw = password();
+  const std::string who = "user " + quote(cfg_.user);
+  json r;
+  try {
+    r = send("/v3/auth/authenticate", json{{"name", cfg_.user}, {"password", pw}}.dump(), until_ns);
+  } catch (const Refused& e) {
+    const std::string msg = scrub(e.what(), pw);
+    if (msg.find("authentication failed") != std::string::npos)
+      throw Refused(msg + " (" + who + ": wrong password or no such user)");
+    if (msg.find("authentication is not enabled") != std::string::npos)
+      throw Refused(msg + " (" + who + " given, but this etcd does not check users: " +
+                    "enable auth or drop user and password)");
+    throw Refused(msg);
+  } catch (const Unreachable& e) {
+    throw Unreachable(scrub(e.what(), pw));
+  }
+  const json& token = field(r, "token");
+  if (!token.is_string() || token.get<std::string>().empty())
+    throw Refused("malformed etcd reply: /v3/auth/authenticate for " + who +
+                  " answered without a token");
+  set_token(token.get<std::string>());
+  std::lock_guard<std::mutex> lock(tokens().mu);
+  tokens().by_key[key] = token_;
+}
+
+// Authenticating and the request each get `timeout_ms`: etcd checks a password with bcrypt,
+// which on a loaded member can take most of a short request timeout by itself.
+json Http::post(const std::string& path, const json& body, long timeout_ms) {
+  const auto until = [timeout_ms] { return monotonic_ns() + int64_t{timeout_ms} * kNsPerMs; };
+  if (!files_checked_) check_files();
+  const std::string data = body.dump();
+  if (cfg_.user.empty()) {
+    try {
+      return send(path, data, until());
+    } catch (const Refused& e) {
+      if (std::string(e.what()).find("user name is empty") == std::string::npos) throw;
+      throw Refused(std::string(e.what()) +
+                    " (this etcd checks users: give user= and password_file= or password_env=)");
+    }
+  }
+  if (token_.empty()) authenticate(until());
+  try {
+    return send(path, data, until());
+  } catch (const Refused& e) {
+    if (!token_rejected(e.what())) throw;
+  }
+  authenticate(until());
+  return send(path, data, until());
+}
+
+// A request asks the endpoints in turn, starting with `current_`, and goes round again while
+// its time lasts. With several endpoints an attempt gets a share of the request's time
+// (kAttemptDivisor; more when answers have been slow lately, never more than a single pass
+// over the members gave each), so a member that accepts connections but does not answer
+// (stopped, or a follower forwarding a keepalive to a leader that is gone, until the next
+// election) costs one attempt, not the request, and the members that could not answer are
+// asked afresh later in the same request, when a new leader may be there. The member that
+// answered the last request is asked first, with that single pass's share (a third of the
+// time with three members), so a link that turns slow but stays alive keeps working there.
+// A member that did not answer is not the next request's first: `current_` moves past
+// every member that fails and stays on one that answers. A round in which every member
+// failed at once (connection refused, 503) ends the request: nothing would change by
+// asking again at once, and the caller retries later. Whatever the rounds, the request
+// ends by `until`.
+json Http::send(const std::string& path, const std::string& data, int64_t until) {
+  std::string last;
+  const bool authed = !token_.empty() && path != "/v3/auth/authenticate";
+  Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
+  const int64_t n = static_cast<int64_t>(cfg_.endpoints.size());
+  const int64_t budget_ms = (until - monotonic_ns()) / kNsPerMs;
+  // Never longer than a single pass gave each member; at least twice what answers took
+  // lately, so a link that is slow but alive is not cut off.
+  const int64_t attempt_ms =
+      n == 1 ? budget_ms
+             : std::min(budget_ms / n,
+                        std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms_}));
+  bool waited = false;  // an attempt in this round ran into its timeout
+  for (int64_t i = 0;; ++i) {
+    if (i > 0 && i % n == 0) {
+      if (!waited) break;
+      waited = false;
+    }
+    const size_t k = current_;
+    const int64_t left_ms = (until - monotonic_ns()) / kNsPerMs;
+    if (left_ms <= 0) break;
+    const int64_t want = i == 0 && answered_ ? std::max(attempt_ms, budget_ms / n) : attempt_ms;
+    // The last attempt that fits takes all that is left rather than leave a stub.
+    const long share = static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
+    current_ = (k + 1) % cfg_.endpoints.size();  // unless it answers (below)
+    answered_ = false;
+    const int64_t started = monotonic_ns();
+    const std::string url =
+        std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
+    std::string out;
+    curl_easy_reset(h_);
+    curl_easy_setopt(h_, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(h_, CURLOPT_POSTFIELDS, data.c_str());
+    curl_easy_setopt(h_, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
+    curl_easy_setopt(h_, CURLOPT_HTTPHEADER, authed ? auth_headers_ : headers_);
+    curl_easy_setopt(h_, CURLOPT_ERRORBUFFER, error_);
+    error_[0] = '\0';
+    curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
+    curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, share);
+    curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(share, 1000L));
+    curl_easy_setopt(h_, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h_, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(h_, CURLOPT_XFERINFODATA, &cancel);
+    curl_easy_setopt(h_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
+    curl_easy_setopt(h_, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
+    if (!cfg_.cacert.empty()) curl_easy_setopt(h_, CURLOPT_CAINFO, cfg_.cacert.c_str());
+    if (!cfg_.cert.empty()) curl_easy_setopt(h_, CURLOPT_SSLCERT, cfg_.cert.c_str());
+    if (!cfg_.key.empty()) curl_easy_setopt(h_, CURLOPT_SSLKEY, cfg_.key.c_str());
+    const CURLcode rc = curl_easy_perform(h_);
+    if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
+    if (rc != CURLE_OK) {
+      if (rc == CURLE_OPERATION_TIMEDOUT) waited = true;
+      // libcurl keeps the first failure of a transfer in error_, which may be a symptom
+      // ("getpeername() failed"): name its verdict too.
+      const std::string detail =
+          std::string(curl_easy_strerror(rc)) + (error_[0] ? std::string(": ") + error_ : "");
+      last = cfg_.endpoints[k] + ": " +
+             (rc == CURLE_WRITE_ERROR
+                  ? "the reply is larger than " + std::to_string(kMaxReply >> 20) + " MiB"
+                  : detail + hint(rc, detail, cfg_));
+      continue;
+    }
+    long status = 0;
+    curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
+    json j = json::parse(out, nullptr, false);
+    if (j.is_discarded() && out.find("HTTP request to an HTTPS server") != std::string::npos)
+      throw Refused(cfg_.endpoints[k] +
+                    " is a TLS endpoint and this spec speaks plaintext to it: add cacert=PATH "
+                    "(or tls=1 for the system CAs)");
+    if (unavailable(status, j)) {  // this member cannot serve now; another may
+      last = cfg_.endpoints[k] + ": HTTP " + std::to_string(status) + ": " + error_text(j, out);
+      continue;
+    }
+    current_ = k;  // stick to an endpoint that answers
+    answered_ = true;
+    slow_ms_ = std::max((monotonic_ns() - started) / kNsPerMs, slow_ms_ - slow_ms_ / 8);
+    if (j.is_discarded())
+      throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
+                    " with something that is not JSON");
+    if (status != 200 || (j.is_object() && j.contains("error"))) {
+      std::string msg = error_text(j, out);
+      if (msg.find("permission denied") != std::string::npos)
+        msg += " (" +
+               (cfg_.user.empty() ? std::string("this client") : "user " + quote(cfg_.user)) +
+               " needs read and write on the prefix " + quote(cfg_.prefix + "/") + ")";
+      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
+    }
+    return j;
+  }
+  throw Unreachable("etcd unreachable (" + last + ")");
+}
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet

@@ -1,0 +1,331 @@
+// The generator's life cycle: options, the id space it mints in, the lease and its mark
+// keeper, close(). Forked children: generator_fork.cc; stats() and status():
+// generator_status.cc; minting: mint.cc (the fast path), mint_slow.cc and mint_wait.cc.
+#include <pthread.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "base/internal.hpp"
+#include "base/quote.hpp"
+#include "generator_internal.hpp"
+#include "id_space.hpp"
+#include "mark_keeper.hpp"
+#include "node_claim.hpp"
+#include "node_lease.hpp"
+#include "snowfleet/snowfleet.hpp"
+
+namespace snowfleet {
+namespace detail {
+
+std::string ms_text(double ms) {
+  // The shortest text that reads back as `ms` (not "%f", which made 60000.0000001 "60000"
+  // and -1e-7 "-0": a value outside the range shown as one inside it).
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, ms);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace detail
+
+using detail::bad;
+using detail::kClosedState;
+using detail::kClosedToken;
+using detail::kNsPerMs;
+
+const char* lease_state_name(LeaseState state) noexcept {
+  switch (state) {
+    case LeaseState::kHeld: return "held";
+    case LeaseState::kUnconfirmed: return "unconfirmed";
+    case LeaseState::kLost: return "lost";
+    case LeaseState::kReleased: return "released";
+    case LeaseState::kNone: break;
+  }
+  return "none";
+}
+
+const char* mode_name(Mode mode) noexcept {
+  return mode == Mode::kMonotonic ? "monotonic" : "strict";
+}
+
+Mode parse_mode(std::string_view text) {
+  if (text == "strict") return Mode::kStrict;
+  if (text == "monotonic") return Mode::kMonotonic;
+  bad("mode must be 'strict' or 'monotonic', got " + detail::quote(text));
+}
+
+Generator::Generator(GeneratorOptions o) : Generator(std::move(o), false) {}
+
+Generator::Generator(GeneratorOptions o, bool uuid7)
+    : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks), uuid7_(uuid7) {
+  if (mode_ != Mode::kStrict && mode_ != Mode::kMonotonic)
+    bad("mode must be strict (0) or monotonic (1), got " + std::to_string(static_cast<int>(mode_)));
+  if (!std::isfinite(o.max_wait_ms) || o.max_wait_ms < 0 || o.max_wait_ms > 60000)
+    bad("max_wait_ms must be a number in [0, 60000], got " + detail::ms_text(o.max_wait_ms));
+  if (o.max_drift_ms < 0 || o.max_drift_ms > 86'400'000)
+    bad("max_drift_ms must be in [0, 86400000], got " + std::to_string(o.max_drift_ms));
+  max_wait_ms_ = o.max_wait_ms;
+  max_wait_ns_ = std::llround(o.max_wait_ms * kNsPerMs);
+  budget_ns_ = std::max<int64_t>(max_wait_ns_, kNsPerMs);
+  max_drift_ms_ = o.max_drift_ms;
+  clock_ = o.clock ? o.clock : system_clock();
+  system_clock_ = clock_ == system_clock();
+  scripted_clock_ = dynamic_cast<const ScriptedClock*>(clock_.get()) != nullptr;
+
+  detail::register_fork_handlers();
+  if (!o.node_source.empty() && o.node_id != -1)
+    bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
+        ", node_source " + detail::quote(detail::redact_node_source(o.node_source)) + ")");
+  node_source_ = std::move(o.node_source);
+  seq_mask_ = layout_.max_sequence();
+  max_elapsed_ = layout_.max_elapsed_ms();
+  max_packed_ = (max_elapsed_ << layout_.sequence_bits()) | seq_mask_;
+  attach(o.node_id);
+  leased_ = lease_ != nullptr;
+  created_token_ = detail::fork_generation();
+  usable_token_.store(created_token_, std::memory_order_release);
+}
+
+// Takes the node id (claiming a slot for a leased source) and its id space, and for a
+// lease starts the mark keeper. The constructor's work, and a forked child's re-claim
+// (whose `floor_state`, the state inherited from the parent, the new space starts after).
+void Generator::attach(int64_t node_id, int64_t floor_state) {
+  if (node_source_.empty()) {
+    if (node_id < 0 || node_id > layout_.max_node_id())
+      bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
+          layout_.to_string() + ", got " + std::to_string(node_id));
+    node_id_ = node_id;
+  } else {
+    // A lease is exclusive: skip slots whose id space an open generator of this process
+    // already uses (a static node id, the same slot from another registry).
+    detail::NodeClaim claim =
+        detail::claim_node(node_source_, layout_, clock_, [this](int64_t node) {
+          return !detail::IdSpace::would_conflict(layout_, node, *clock_, true);
+        });
+    node_id_ = claim.node_id;
+    lease_ = std::move(claim.lease);
+  }
+  node_part_ = node_id_ << layout_.node_shift();
+
+  // Throws (and the lease member releases the slot) when an open generator of this process
+  // overlaps the id space but cannot share its word.
+  space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
+                                             describe(), uuid7_);
+  state_ = space_->word();
+  if (lease_) {
+    try {
+      // The slot's previous holders may have issued ids up to the claimed mark: start with
+      // that millisecond fully spent, so strict mode waits or refuses until the clock passes
+      // it and monotonic mode continues after it (unless this process issued later ids in
+      // the space already). The space is ours alone (exclusive), so a plain store is safe.
+      deadline_ = lease_->deadline();
+      const int64_t mark = lease_->claimed_mark_ms();
+      int64_t start = state_->load(std::memory_order_acquire);
+      if (mark >= layout_.epoch_ms()) {
+        const int64_t elapsed = std::min(mark - layout_.epoch_ms(), max_elapsed_);
+        start = std::max(start, (elapsed << layout_.sequence_bits()) | seq_mask_);
+      }
+      // Ids keep ascending per generator across a fork: the ones issued before it (maybe
+      // borrowed ahead of the wall) sort below the child's, whatever its node.
+      if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
+      state_->store(start, std::memory_order_release);
+      initial_state_ = start;
+      detail::MarkKeeper::Inputs in;
+      in.lease = lease_;
+      in.clock = clock_;
+      in.system_clock = system_clock_;
+      in.state = state_;
+      in.wall_high = &wall_high_;
+      in.mark_limit = &mark_limit_;
+      in.mark_writes = &mark_writes_;
+      in.mark_write_failures = &mark_write_failures_;
+      in.renewal_failures = &lease_renewal_failures_;
+      in.sequence_bits = layout_.sequence_bits();
+      in.epoch_ms = layout_.epoch_ms();
+      in.max_elapsed_ms = max_elapsed_;
+      in.extra_ahead_ms =
+          mode_ == Mode::kMonotonic ? std::min(max_drift_ms_, detail::MarkKeeper::kAheadMs) : 0;
+      keeper_ = std::make_unique<detail::MarkKeeper>(std::move(in));
+      int64_t wall_ns;
+      keeper_->start(read_elapsed_ms_exact(&wall_ns));
+    } catch (...) {
+      keeper_.reset();
+      space_->close(false, 0);
+      throw;
+    }
+  }
+}
+
+
+Generator::~Generator() { close(); }
+
+void Generator::close() noexcept {
+  // In a forked process a re-claim (another thread's call) may be replacing the lease and
+  // the id space: wait for it, so that it neither sees them half-made nor undoes the close.
+  std::unique_lock<std::mutex> revive;
+  if (leased_ && detail::fork_generation() > 1) revive = detail::lock_revive(hooks_);
+  if (leased_ && !lease_) {
+    // A forked child whose re-claim failed holds nothing of its own.
+    usable_token_.store(kClosedToken, std::memory_order_release);
+    return;
+  }
+  if (lease_) return close_leased();
+  // The state word may be shared with other generators of the id space: leave it alone.
+  if (created_token_ != detail::fork_generation()) {
+    // A forked child: only this thread exists, close_mu_ may have been copied locked by a
+    // parent thread closing this generator, and the registry does not count the parent's
+    // generators as open here. Nothing to release: just refuse from now on.
+    usable_token_.store(kClosedToken, std::memory_order_release);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(close_mu_);
+  if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
+  usable_token_.store(kClosedToken, std::memory_order_release);
+  closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
+  space_->close(false, 0);
+}
+
+void Generator::close_leased() noexcept {
+  // In a forked child only this thread exists: close_mu_ may have been copied locked.
+  const bool forked_child = created_token_ != detail::fork_generation();
+  std::unique_lock<std::mutex> lock(close_mu_, std::defer_lock);
+  if (forked_child) {
+    (void)lock.try_lock();
+  } else {
+    lock.lock();
+  }
+  if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
+  usable_token_.store(kClosedToken, std::memory_order_seq_cst);
+  if (forked_child) {
+    // The slot (lock, etcd lease) and the keeper's thread belong to the parent: drop our
+    // descriptors and leak the objects on purpose (destroying a mutex or condition
+    // variable the parent's thread was using could block).
+    closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
+    keeper_->abandon_after_fork();
+    new std::unique_ptr<detail::MarkKeeper>(std::move(keeper_));
+    lease_->abandon_after_fork();
+    new std::shared_ptr<detail::NodeLease>(std::move(lease_));
+    return;
+  }
+  {
+    detail::HooksReleased released(hooks_);
+    lease_->cancel_pending();  // a write in flight to a store that hangs fails at once
+    keeper_->stop();           // no mark write runs after this
+  }
+  // Swap in kClosedState so that a call which passed its usability check before the token
+  // moved cannot complete its CAS afterwards: the state recorded here is final. The state
+  // is published in closed_state_ before the swap that makes it final.
+  int64_t last = state_->load(std::memory_order_acquire);
+  closed_state_.store(last, std::memory_order_relaxed);
+  while (!state_->compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
+    closed_state_.store(last, std::memory_order_relaxed);
+  // Persist the millisecond actually reached, so the next holder need not wait out the
+  // reservation made ahead. (last covers the claimed mark when nothing was issued.)
+  // (Not when the keeper's last write failed: the store would not answer this one either,
+  // and the reservation made ahead is safe, the next holder only waits longer.)
+  if (last >= 0 && !lease_->lost() && !keeper_->failing()) {
+    const int64_t last_ms = last >> layout_.sequence_bits();
+    if (last_ms < keeper_->persisted_ms()) {
+      try {
+        detail::HooksReleased released(hooks_);
+        lease_->write_mark(last_ms + layout_.epoch_ms());
+        mark_writes_.fetch_add(1, std::memory_order_relaxed);
+      } catch (...) {
+        // The reservation made ahead stays: safe, the next holder only waits longer.
+        mark_write_failures_.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  }
+  // Later generators of this process continue after `last` in a fresh word; this one keeps
+  // the sentinel.
+  space_->close(true, last);
+  detail::HooksReleased released(hooks_);
+  lease_->release();
+}
+
+bool Generator::closed() const noexcept {
+  return usable_token_.load(std::memory_order_acquire) == kClosedToken;
+}
+
+void Generator::throw_unusable() const {
+  if (closed())
+    throw Error(ErrorKind::kGeneratorClosed,
+                "generator for node " + std::to_string(node_id_) + " is closed");
+  throw Error(ErrorKind::kForkDetected,
+              "generator for node " + std::to_string(node_id_) +
+                  " was created before fork(); in the child it would mint the parent's ids. "
+                  "Create a new generator with its own node id in the child, or use a leased "
+                  "node source (local, etcd): such a generator claims a slot of its own in "
+                  "each forked child");
+}
+
+// "generator for node 37 of layout 41.10.12@1704067200000 (strict, leased from
+// local:/run/ids slot 37)": names this generator in another one's refusal.
+std::string Generator::describe() const {
+  std::string d = "generator for node " + std::to_string(node_id_) + " of layout " +
+                  layout_.to_string() + " (" + mode_name(mode_);
+  if (lease_) d += ", leased from " + lease_->where();
+  if (scripted_clock_) d += ", on a scripted clock";
+  return d + ")";
+}
+
+// "1737747358021 (2025-01-24T19:35:58.021Z) persisted in local:/run/ids slot 7": the
+// claimed mark, for messages.
+std::string Generator::mark_text() const {
+  const int64_t ms = (initial_state_ >> layout_.sequence_bits()) + layout_.epoch_ms();
+  return std::to_string(ms) + " (" + format_iso8601(ms) + ") persisted in " +
+         (lease_ ? lease_->where() : std::string("the node source"));
+}
+
+int64_t Generator::current_state() const noexcept {
+  const int64_t s = state_->load(std::memory_order_acquire);
+  return s == kClosedState ? closed_state_.load(std::memory_order_relaxed) : s;
+}
+
+int64_t Generator::monotonic_now() const {
+  return system_clock_ ? detail::monotonic_ns() : clock_->monotonic_ns();
+}
+
+// True when the lease's local deadline has passed on the generator's monotonic clock.
+bool Generator::past_deadline() const {
+  return monotonic_now() > deadline_->load(std::memory_order_acquire);
+}
+
+// True within kFenceMarginNs of the deadline (or past it): from then on every call checks
+// the deadline exactly, none trusts the check made at its millisecond's first call.
+bool Generator::near_deadline() const {
+  return detail::saturating_add(monotonic_now(), detail::kFenceMarginNs) >
+         deadline_->load(std::memory_order_acquire);
+}
+
+void Generator::throw_lease_lost() {
+  lease_refusals_.fetch_add(1, std::memory_order_relaxed);
+  std::string msg = "node " + std::to_string(node_id_) + ": ";
+  if (lease_->lost()) {
+    msg += "the node-id lease is lost (" + lease_->problem() +
+           "); this generator will not issue ids again, create a new one";
+  } else {
+    const int64_t past = monotonic_now() - deadline_->load(std::memory_order_acquire);
+    msg += "the node-id lease " + lease_->where() + " is unconfirmed: its local deadline passed " +
+           std::to_string(detail::floor_div(past, kNsPerMs)) + " ms ago";
+    const std::string why = lease_->problem();
+    if (!why.empty()) msg += " (" + why + ")";
+    msg += "; refusing to issue ids until a keepalive confirms it";
+  }
+  throw Error(ErrorKind::kLeaseLost, msg);
+}
+
+size_t Generator::batch_size(int64_t n) const {
+  const uint64_t token = usable_token_.load(std::memory_order_acquire);
+  // A leased generator in a forked child re-claims in the call itself (revive_or_throw).
+  if (token != detail::fork_generation() && (token == kClosedToken || !leased_))
+    throw_unusable();
+  if (n < 0 || static_cast<uint64_t>(n) > kMaxBatch)
+    bad("batch size n must be in [0, " + std::to_string(kMaxBatch) + "], got " +
+        std::to_string(n));
+  return static_cast<size_t>(n);
+}
+
+}  // namespace snowfleet

@@ -1,0 +1,160 @@
+// Minting: strict and monotonic modes over the id space's packed state word.
+//
+// State is `elapsed_ms << sequence_bits | sequence` of the last id issued in the id space
+// (-1 before the first). Both modes are "read the clock, compute the next packed value, CAS
+// it in": the CAS is the only write, so every error path leaves the state exactly as it was
+// (Twitter snowflake issue #6 cannot happen), and no mutex sits on the hot path. Every wait
+// goes through Clock::sleep_ns under one monotonic deadline per call.
+//
+// Arithmetic at the edges: a packed value is at most max_packed_ = (max_elapsed <<
+// sequence_bits) | max_sequence, which is 2^63 - 1 for a layout without node bits, so
+// nothing here adds to a state before checking it is below max_packed_, and every shift
+// of a clock reading happens after the reading was checked to lie inside the window.
+//
+// This file is the fast path: reserve() serves a call from one clock reading and one CAS,
+// and hands every other case to reserve_slow() (mint_slow.cc).
+#include <algorithm>
+#include <string>
+
+#include "base/internal.hpp"
+#include "generator_internal.hpp"
+#include "snowfleet/snowfleet.hpp"
+
+namespace snowfleet {
+
+using detail::kNsPerMs;
+
+// Wall clock in ms since the layout's epoch. For the system clock this may be answered
+// from the TSC window (*elided = true, *wall_ns untouched); otherwise *wall_ns holds the
+// exact reading, which decides how long a wait must sleep.
+inline int64_t Generator::read_elapsed_ms(bool* elided, int64_t* wall_ns) {
+  if (system_clock_) return detail::system_wall_ms(elided, wall_ns) - layout_.epoch_ms();
+  *elided = false;
+  *wall_ns = clock_->wall_ns();
+  return detail::floor_div(*wall_ns, kNsPerMs) - layout_.epoch_ms();
+}
+
+int64_t Generator::read_elapsed_ms_exact(int64_t* wall_ns) {
+  *wall_ns = clock_->wall_ns();
+  return detail::floor_div(*wall_ns, kNsPerMs) - layout_.epoch_ms();
+}
+
+// Tracks the highest wall reading for rewinds_seen (and, near a lease deadline, is not
+// called, so that the next call of the millisecond takes the slow path and checks again).
+// `high` must have been loaded before the clock was read, so a concurrent thread's newer
+// reading cannot look like a rewind.
+void Generator::note_wall(int64_t now, int64_t high) noexcept {
+  if (now > high) {
+    while (now > high && !wall_high_.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
+    }
+  } else if (now < high) {
+    rewinds_seen_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+inline Generator::Run Generator::reserve(int64_t want) {
+  const int bits = layout_.sequence_bits();
+  for (;;) {
+    int64_t s = state_->load(std::memory_order_acquire);
+    // After loading the state (see close()). A leased generator in a forked child claims
+    // a slot of its own here, then loads its new state.
+    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire))
+      return reserve_revived(want);  // a tail call: the loop keeps its registers
+    const int64_t high = wall_high_.load(std::memory_order_acquire);
+    bool elided;
+    int64_t wall_ns = 0;
+    const int64_t now = read_elapsed_ms(&elided, &wall_ns);
+    // Fast path: the reading is not behind anything seen, lies inside the layout's window,
+    // and the id needs no wait. Everything else (including an elided reading that looks
+    // behind) goes to reserve_slow, which decides from an exact reading.
+    if (now < high || now < 0 || now > max_elapsed_)
+      return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
+    if (deadline_) {
+      // A lease that can expire (etcd): the first call of each wall millisecond checks the
+      // deadline, and within kFenceMarginNs of it every call goes to the slow path, which
+      // checks exactly. A pause (SIGSTOP, a VM freeze) always moves the wall clock on, so
+      // the first call after one checks before minting. An injected clock may stand still
+      // while its monotonic time moves: every call checks.
+      if ((now > high || !system_clock_) && near_deadline())
+        return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
+    }
+    if (now > high) note_wall(now, high);
+    int64_t first, count;
+    if (mode_ == Mode::kStrict) {
+      const int64_t last = s >> bits;  // -1 before the first id
+      if (now > last) {
+        first = now << bits;
+        count = std::min(want, seq_mask_ + 1);
+      } else if (now == last) {
+        const int64_t room = seq_mask_ - (s & seq_mask_);
+        if (room == 0) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+        first = s + 1;
+        count = std::min(want, room);
+      } else {
+        // The space's last millisecond is ahead of this reading although the reading is
+        // not behind this generator's own: another generator of the space (a monotonic one
+        // that ran ahead, an earlier one) issued there. Wait or refuse, never issue ahead.
+        return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+      }
+    } else {
+      if (s >= max_packed_) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+      first = std::max(s + 1, now << bits);
+      const int64_t limit_ms = std::min(now + max_drift_ms_, max_elapsed_);
+      const int64_t limit = (limit_ms << bits) | seq_mask_;  // last packed value allowed
+      if (first > limit) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+      count = std::min(want - 1, limit - first) + 1;  // limit - first + 1 may be 2^63
+    }
+    // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
+    // without a lease): one compare on the hot cache line.
+    if (first + (count - 1) > mark_limit_.load(std::memory_order_relaxed))
+      return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+    const int64_t before = s;
+    if (state_->compare_exchange_strong(s, first + (count - 1), std::memory_order_acq_rel)) {
+      const Run run{first, count};
+      account(before, run, now);
+      return run;
+    }
+    // Lost a race: another thread moved the state; read the clock again.
+  }
+}
+
+// Out of line and cold: re-claims (or throws), then starts over. Called as a tail call so
+// the fast path's loop does not have to keep its values across a call that may rewrite the
+// generator (4 instructions per id when it was an in-loop call).
+__attribute__((noinline, cold)) Generator::Run Generator::reserve_revived(int64_t want) {
+  revive_or_throw();
+  return reserve(want);
+}
+
+int64_t Generator::next_id() {
+  const Run r = reserve(1);
+  return id_of(r.first);
+}
+
+void Generator::next_ids(int64_t* out, size_t n) {
+  // Closed or forked first, whatever n is; a size_t above INT64_MAX is a negative count
+  // converted on the way in: report it so.
+  batch_size(static_cast<int64_t>(n));
+  size_t done = 0;
+  while (done < n) {
+    const Run r = reserve(static_cast<int64_t>(n - done));
+    // Unrolled by the compiler: a shift, a mask and two ORs per id.
+    const int bits = layout_.sequence_bits(), shift = layout_.timestamp_shift();
+    const int64_t node = node_part_, mask = seq_mask_;
+    int64_t* dst = out + done;
+    for (int64_t i = 0; i < r.count; ++i) {
+      const int64_t p = r.first + i;
+      dst[i] = ((p >> bits) << shift) | node | (p & mask);
+    }
+    done += static_cast<size_t>(r.count);
+  }
+}
+
+std::vector<int64_t> Generator::next_ids(size_t n) {
+  batch_size(static_cast<int64_t>(n));
+  std::vector<int64_t> v(n);
+  next_ids(v.data(), n);
+  return v;
+}
+
+}  // namespace snowfleet

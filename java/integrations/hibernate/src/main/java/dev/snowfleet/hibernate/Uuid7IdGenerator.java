@@ -1,0 +1,19 @@
+package dev.snowfleet.hibernate;
+
+import java.lang.reflect.Member;
+import java.util.List;
+import java.util.UUID;
+import org.hibernate.id.factory.spi.CustomIdGeneratorCreationContext;
+
+/** Hibernate's side of {@link Uuid7Id}: the next UUIDv7 of the process's generator. */
+public class Uuid7IdGenerator extends MintBeforeInsert {
+    /** Called by Hibernate for each {@code @Uuid7Id} property; checks its type. */
+    public Uuid7IdGenerator(Uuid7Id config, Member member, CustomIdGeneratorCreationContext context) {
+        super("Uuid7Id", member, context, List.of(UUID.class));
+    }
+
+    @Override
+    Object mint() {
+        return SnowfleetHibernate.uuids().nextUuid7();
+    }
+}

@@ -1,0 +1,48 @@
+package dev.snowfleet.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.snowfleet.Generator;
+import dev.snowfleet.GeneratorClosedException;
+import dev.snowfleet.LeaseState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The Generator bean: made from snowfleet.* properties at start, closed at shutdown. */
+class LifecycleTest {
+    final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SnowfleetAutoConfiguration.class));
+
+    @Test
+    void aLeasedGeneratorIsClosedAndItsSlotReleasedAtShutdown() throws Exception {
+        Path registry = Files.createTempDirectory("snowfleet-registry");
+        Generator[] seen = new Generator[1];
+        runner.withPropertyValues("snowfleet.node-source=local:" + registry, "snowfleet.mode=monotonic")
+                .run(context -> {
+                    Generator g = context.getBean(Generator.class);
+                    seen[0] = g;
+                    assertEquals(LeaseState.HELD, g.status().leaseState());
+                    assertEquals("monotonic", g.mode().text());
+                    g.nextId();
+                });
+        assertTrue(seen[0].isClosed());
+        assertThrows(GeneratorClosedException.class, seen[0]::nextId);
+        try (Generator again = Generator.builder().nodeSource("local:" + registry + "?node=" + seen[0].nodeId()).build()) {
+            assertEquals(seen[0].nodeId(), again.nodeId());  // the slot was released
+        }
+    }
+
+    @Test
+    void aMissingNodeIsAStartupFailureNamingIt() {
+        runner.run(context -> {
+            assertTrue(context.getStartupFailure() != null);
+            assertTrue(String.valueOf(context.getStartupFailure().getCause()).contains("node"),
+                    String.valueOf(context.getStartupFailure()));
+        });
+    }
+}

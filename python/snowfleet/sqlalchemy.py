@@ -1,0 +1,69 @@
+"""SQLAlchemy 2 column type for snowfleet ids (``pip install 'snowfleet[sqlalchemy]'``)::
+
+    from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+    from snowfleet import Generator
+    from snowfleet.sqlalchemy import SnowflakeId
+
+    ids = Generator(node_source="local")      # one per process, created at start
+
+    class Base(DeclarativeBase):
+        pass
+
+    class Order(Base):
+        __tablename__ = "orders"
+        id: Mapped[int] = mapped_column(SnowflakeId, primary_key=True, default=ids.next_id)
+
+The column is a ``BIGINT`` (``INTEGER`` on SQLite: both hold 2**63 - 1). Python values are
+ints; a bound value may also be the id's decimal text (from JSON or a URL), read by the
+core's rule. The id is minted in Python when the row is flushed, so the application knows it
+before the ``INSERT`` and no database sequence is involved.
+
+Alembic's autogenerate writes the column as ``snowfleet.sqlalchemy.SnowflakeId()``; pass
+``render_item=alembic_render_item`` to ``context.configure`` in ``env.py`` so the migration
+also gets its ``import snowfleet.sqlalchemy``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ._integration import as_id, missing_extra
+
+try:
+    from sqlalchemy.engine import Dialect  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from sqlalchemy.types import BigInteger, TypeDecorator  # type: ignore[import-not-found, import-untyped, unused-ignore]
+except ImportError:  # pragma: no cover - exercised by the tests without SQLAlchemy
+    raise missing_extra("sqlalchemy", "SQLAlchemy 2", "sqlalchemy") from None
+
+__all__ = ["SnowflakeId", "alembic_render_item"]
+
+
+class SnowflakeId(TypeDecorator[int]):  # type: ignore[misc, unused-ignore]
+    """A ``BIGINT`` holding a snowfleet id: binds an int or its decimal text (0 to
+    2**63 - 1, else ``InvalidArgument``; a bool or float is a ``TypeError``) and reads back
+    an int."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    @property
+    def python_type(self) -> type:
+        return int
+
+    def process_bind_param(self, value: Optional[Any], dialect: Dialect) -> Optional[int]:
+        return None if value is None else as_id(value)
+
+    def process_literal_param(self, value: Optional[Any], dialect: Dialect) -> str:
+        return "NULL" if value is None else str(as_id(value))
+
+    def process_result_value(self, value: Optional[Any], dialect: Dialect) -> Optional[int]:
+        return None if value is None else int(value)
+
+
+def alembic_render_item(type_: str, obj: Any, autogen_context: Any) -> Any:
+    """Alembic's ``render_item`` hook: a migration with a :class:`SnowflakeId` column
+    imports ``snowfleet.sqlalchemy``; everything is rendered as Alembic would (returns False).
+    From your own hook, call it first and keep your result."""
+    if type_ == "type" and isinstance(obj, SnowflakeId):
+        autogen_context.imports.add("import snowfleet.sqlalchemy")
+    return False
