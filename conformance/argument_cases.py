@@ -48,8 +48,10 @@ def err(code: str, *contains: str) -> dict:
 
 TYPE = {"error": "TYPE"}
 
-# The fields of Stats and Status, in order (core/include/snowfleet/snowfleet.hpp,
-# SNOWFLEET_STATS_FIELDS / SNOWFLEET_STATUS_FIELDS; the C++ runner checks the lists match).
+# The lists of core/include/snowfleet/lists.h, in order: the fields of Stats and Status
+# (SNOWFLEET_STATS_FIELDS / SNOWFLEET_STATUS_FIELDS), a layout's properties
+# (SNOWFLEET_LAYOUT_FIELDS) and a generator's arguments (SNOWFLEET_GENERATOR_ARGS). The C++
+# runner checks the lists match; each language's runner checks what it built from them.
 STATS_FIELDS = [
     "ids_issued", "rewinds_seen", "waits", "waited_ns_total", "waited_ns_max", "refusals",
     "ms_borrowed", "mark_writes", "lease_refusals", "mark_write_failures",
@@ -58,6 +60,15 @@ STATS_FIELDS = [
 STATUS_FIELDS = [
     "healthy", "reason", "wall_ms", "last_ms", "drift_ms", "node_id", "mode", "lease_state",
     "mark_ms", "lease_expires_in_ms", "mark_headroom_ms",
+]
+LAYOUT_FIELDS = [
+    "epoch_ms", "timestamp_bits", "node_bits", "datacenter_bits", "machine_bits",
+    "sequence_bits", "timestamp_shift", "node_shift", "max_node_id", "max_datacenter_id",
+    "max_machine_id", "max_sequence", "max_elapsed_ms", "max_timestamp_ms",
+]
+GENERATOR_ARGS = [
+    "layout", "node_id", "datacenter_id", "machine_id", "node_source", "mode", "max_wait_ms",
+    "max_drift_ms", "clock",
 ]
 
 
@@ -349,6 +360,11 @@ def field_cases():
          "op": "fields", "args": {"record": t("stats")}, "expect": {"names": STATS_FIELDS}},
         {"id": "arguments.fields.status", "source": "issue 11: Status defined once",
          "op": "fields", "args": {"record": t("status")}, "expect": {"names": STATUS_FIELDS}},
+        {"id": "arguments.fields.layout", "source": "a layout's properties defined once",
+         "op": "fields", "args": {"record": t("layout")}, "expect": {"names": LAYOUT_FIELDS}},
+        {"id": "arguments.fields.generator_args", "source": "a generator's arguments defined once",
+         "op": "fields", "args": {"record": t("generator_args")},
+         "expect": {"names": GENERATOR_ARGS}},
     ]
 
 

@@ -49,14 +49,39 @@ bool take(const json& args, const char* key, std::optional<T>* out, Conv conv) {
   return out->has_value();
 }
 
-bool build_args(const json& args, GeneratorArgs* a) {
-  return take(args, "node_id", &a->node_id, as_int) &&
-         take(args, "datacenter_id", &a->datacenter_id, as_int) &&
-         take(args, "machine_id", &a->machine_id, as_int) &&
-         take(args, "node_source", &a->node_source, as_text) &&
-         take(args, "mode", &a->mode, as_text) &&
-         take(args, "max_wait_ms", &a->max_wait_ms, as_number) &&
-         take(args, "max_drift_ms", &a->max_drift_ms, as_int);
+// A vector's value as GeneratorArgs holds an argument of each kind (lists.h); the layout
+// is parsed inside the checked call, so a vector's layout text stays text here.
+std::optional<std::string> as_mode(const json& v) { return as_text(v); }
+
+// Fills GeneratorArgs by expanding SNOWFLEET_GENERATOR_ARGS, so a vector's argument names are
+// the list's: a key no entry has fails the case. false when C++ cannot express a value.
+// The layout and the clock are the caller's (LAYOUT and CLOCK values are host objects).
+bool build_args(const json& args, GeneratorArgs* a, std::optional<std::string>* layout) {
+  for (const auto& [key, value] : args.items()) {
+    bool known = false;
+#define SNOWFLEET_X_KNOWN(name, camel, kind, doc) known = known || key == #name;
+    SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_X_KNOWN)
+#undef SNOWFLEET_X_KNOWN
+    if (!known) FAIL("argument '" << key << "' is not in SNOWFLEET_GENERATOR_ARGS");
+    if (key == "clock") FAIL("a vector cannot give a clock");
+  }
+  bool ok = take(args, "layout", layout, as_text);
+#define SNOWFLEET_X_I64(name) ok = ok && take(args, #name, &a->name, as_int);
+#define SNOWFLEET_X_F64(name) ok = ok && take(args, #name, &a->name, as_number);
+#define SNOWFLEET_X_TEXT(name) ok = ok && take(args, #name, &a->name, as_text);
+#define SNOWFLEET_X_MODE(name) ok = ok && take(args, #name, &a->name, as_mode);
+#define SNOWFLEET_X_LAYOUT(name)
+#define SNOWFLEET_X_CLOCK(name)
+#define SNOWFLEET_X_TAKE(name, camel, kind, doc) SNOWFLEET_X_##kind(name)
+  SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_X_TAKE)
+#undef SNOWFLEET_X_TAKE
+#undef SNOWFLEET_X_CLOCK
+#undef SNOWFLEET_X_LAYOUT
+#undef SNOWFLEET_X_MODE
+#undef SNOWFLEET_X_TEXT
+#undef SNOWFLEET_X_F64
+#undef SNOWFLEET_X_I64
+  return ok;
 }
 
 std::unique_ptr<Generator> batch_generator(std::shared_ptr<ScriptedClock> clock) {
@@ -83,7 +108,7 @@ bool run_case(const json& c) {
   if (op == "generator") {
     GeneratorArgs a;
     std::optional<std::string> layout;
-    if (!build_args(args, &a) || !take(args, "layout", &layout, as_text)) return false;
+    if (!build_args(args, &a, &layout)) return false;
     auto made = expect_outcome(expect, [&] {
       // The layout text is parsed first, as every binding converts it before the call.
       if (layout) a.layout = Layout::parse(*layout);
@@ -187,7 +212,11 @@ bool run_case(const json& c) {
 
   if (op == "fields") {
     const std::string record = args.at("record").at("text");
-    CHECK(fields_of(record == "stats" ? stats_fields() : status_fields()) == expect.at("names"));
+    const std::vector<FieldInfo>& fields = record == "stats"    ? stats_fields()
+                                           : record == "status" ? status_fields()
+                                           : record == "layout" ? layout_fields()
+                                                                : generator_arg_fields();
+    CHECK(fields_of(fields) == expect.at("names"));
     return true;
   }
   FAIL("unknown op " << op);

@@ -119,3 +119,25 @@ TEST_CASE("id_range: slack widens the upper bound only, clamped to the window", 
   CHECK(kind_of([&] { id_range(l, e - 1, e + 5); }) == ErrorKind::kTimestampOutOfRange);
   CHECK(kind_of([&] { id_range(l, e, e + 5, -1); }) == ErrorKind::kInvalidArgument);
 }
+
+TEST_CASE("whole_ms: a host's seconds + ns as Unix ms, whole milliseconds only", "[range]") {
+  CHECK(whole_ms("time", 1737747358, 21'000'000) == 1737747358021);
+  CHECK(whole_ms("time", 0, 0) == 0);
+  CHECK(whole_ms("time", -1, 999'000'000) == -1);  // 1969-12-31T23:59:59.999Z
+  // A finer part is refused, not rounded: the message names the argument and the instant.
+  const Error e = error_of([] { whole_ms("start", 1796083200, 500'000); });
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK(std::string(e.what()) ==
+        "start must be a whole millisecond (an id's timestamp is whole ms), got "
+        "2026-12-01T00:00:00.0005Z");
+  CHECK(std::string(error_of([] { whole_ms("end", -1, 999'999'999); }).what())
+            .find("got 1969-12-31T23:59:59.999999999Z") != std::string::npos);
+  CHECK(kind_of([] { whole_ms("time", 1, 1'000'000'000); }) == ErrorKind::kInvalidArgument);
+  CHECK(kind_of([] { whole_ms("time", 1, -1); }) == ErrorKind::kInvalidArgument);
+  // Past int64 Unix ms (a Java Instant reaches year 1,000,000,000).
+  const Error far = error_of([] { whole_ms("time", INT64_MAX / 1000 + 1, 0); });
+  CHECK(far.kind() == ErrorKind::kTimestampOutOfRange);
+  CHECK(std::string(far.what()).find("time is outside 64-bit Unix ms") != std::string::npos);
+  CHECK(kind_of([] { whole_ms("time", INT64_MAX / 1000, 999'000'000); }) ==
+        ErrorKind::kTimestampOutOfRange);
+}

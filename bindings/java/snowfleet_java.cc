@@ -71,7 +71,8 @@ jobject boxed(JNIEnv* env, bool v) {
   jclass c = env->FindClass("java/lang/Boolean");
   if (c == nullptr) throw std::bad_alloc();  // the pending error propagates
   jmethodID of = env->GetStaticMethodID(c, "valueOf", "(Z)Ljava/lang/Boolean;");
-  jobject o = of == nullptr ? nullptr : env->CallStaticObjectMethod(c, of, static_cast<jboolean>(v));
+  jobject o =
+      of == nullptr ? nullptr : env->CallStaticObjectMethod(c, of, static_cast<jboolean>(v));
   env->DeleteLocalRef(c);
   if (o == nullptr) throw std::bad_alloc();
   return o;
@@ -90,7 +91,9 @@ jobject boxed(JNIEnv* env, const std::string& v) {
   if (o == nullptr) throw std::bad_alloc();
   return o;
 }
-jobject boxed(JNIEnv* env, snowfleet::Mode v) { return boxed(env, std::string(snowfleet::mode_name(v))); }
+jobject boxed(JNIEnv* env, snowfleet::Mode v) {
+  return boxed(env, std::string(snowfleet::mode_name(v)));
+}
 jobject boxed(JNIEnv* env, snowfleet::LeaseState v) {
   return boxed(env, std::string(snowfleet::lease_state_name(v)));
 }
@@ -126,8 +129,7 @@ int64_t compose(int64_t e, int t, int d, int m, int s, int64_t timestamp_ms, boo
 jlongArray decode(JNIEnv* env, int64_t e, int t, int d, int m, int s, int64_t id) {
   return decoded(env, snowfleet::decode(make_layout(e, t, d, m, s), id));
 }
-jlongArray decode_text(JNIEnv* env, int64_t e, int t, int d, int m, int s,
-                       const std::string& id) {
+jlongArray decode_text(JNIEnv* env, int64_t e, int t, int d, int m, int s, const std::string& id) {
   return decoded(env, snowfleet::decode(make_layout(e, t, d, m, s), std::string_view(id)));
 }
 int64_t parse_id(const std::string& text) { return snowfleet::parse_id(text); }
@@ -194,7 +196,7 @@ jlongArray NativeGenerator::next_ids(JNIEnv* env, int64_t n) {
 
 jlongArray NativeGenerator::stats(JNIEnv* env) const {
   const snowfleet::Stats s = gen_.stats();
-#define SNOWFLEET_X_VALUE(type, name, camel, init, doc) static_cast<jlong>(s.name),
+#define SNOWFLEET_X_VALUE(name, camel, kind, init, doc) static_cast<jlong>(s.name),
   const jlong v[] = {SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_VALUE)};
 #undef SNOWFLEET_X_VALUE
   return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));
@@ -202,7 +204,7 @@ jlongArray NativeGenerator::stats(JNIEnv* env) const {
 
 jobjectArray NativeGenerator::status(JNIEnv* env) {
   const snowfleet::Status s = gen_.status();
-#define SNOWFLEET_X_COUNT(type, name, camel, init, doc) +1
+#define SNOWFLEET_X_COUNT(name, camel, kind, init, doc) +1
   constexpr jsize kFields = 0 SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_COUNT);
 #undef SNOWFLEET_X_COUNT
   jclass object = env->FindClass("java/lang/Object");
@@ -215,7 +217,7 @@ jobjectArray NativeGenerator::status(JNIEnv* env) {
     env->SetObjectArrayElement(out, i++, value);
     env->DeleteLocalRef(value);
   };
-#define SNOWFLEET_X_PUT(type, name, camel, init, doc) put(boxed(env, s.name));
+#define SNOWFLEET_X_PUT(name, camel, kind, init, doc) put(boxed(env, s.name));
   SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_PUT)
 #undef SNOWFLEET_X_PUT
   return out;

@@ -47,7 +47,7 @@ jlongArray NativeUuid7Generator::next_uuid7s(JNIEnv* env, int64_t n) {
 
 jlongArray NativeUuid7Generator::stats(JNIEnv* env) const {
   const snowfleet::Stats s = gen_.stats();
-#define SNOWFLEET_X_VALUE(type, name, camel, init, doc) static_cast<jlong>(s.name),
+#define SNOWFLEET_X_VALUE(name, camel, kind, init, doc) static_cast<jlong>(s.name),
   const jlong v[] = {SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_VALUE)};
 #undef SNOWFLEET_X_VALUE
   return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));

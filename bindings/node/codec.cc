@@ -14,7 +14,7 @@ Napi::Value LayoutInfo(Napi::Env env, const Layout& l) {
   Napi::Object o = Obj(env, {{"text", Napi::String::New(env, l.to_string())},
                              {"preset", Napi::String::New(env, l.preset_name())},
                              {"split", Napi::Boolean::New(env, l.split())}});
-#define SNOWFLEET_NODE_FIELD(name, camel) o.Set(camel, FromInt(env, l.name()));
+#define SNOWFLEET_NODE_FIELD(name, camel, kind, doc) o.Set(camel, FromInt(env, l.name()));
   SNOWFLEET_LAYOUT_FIELDS(SNOWFLEET_NODE_FIELD)
 #undef SNOWFLEET_NODE_FIELD
   return o;

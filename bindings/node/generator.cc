@@ -60,7 +60,7 @@ Napi::Value ToJs(Napi::Env env, const char*, Mode x) {
 Napi::Value ToJs(Napi::Env env, const char*, LeaseState x) {
   return Napi::String::New(env, snowfleet::lease_state_name(x));
 }
-#define SNOWFLEET_NODE_FIELD(type, name, camel, init, doc) o.Set(camel, ToJs(env, camel, s.name));
+#define SNOWFLEET_NODE_FIELD(name, camel, kind, init, doc) o.Set(camel, ToJs(env, camel, s.name));
 Napi::Value ToJs(Napi::Env env, const char*, const snowfleet::Stats& s) {
   Napi::Object o = Napi::Object::New(env);
   SNOWFLEET_STATS_FIELDS(SNOWFLEET_NODE_FIELD)

@@ -153,7 +153,7 @@ py::object field_value(sf::Mode v) { return py::str(sf::mode_name(v)); }
 py::object field_value(sf::LeaseState v) { return py::str(sf::lease_state_name(v)); }
 
 // The records' values in the core's field order, by expanding its field lists.
-#define SNOWFLEET_PY_VALUE(type, name, camel, init, doc) values.append(field_value(record.name));
+#define SNOWFLEET_PY_VALUE(name, camel, kind, init, doc) values.append(field_value(record.name));
 
 py::tuple stats_values(const sf::Stats& record) {
   py::list values;

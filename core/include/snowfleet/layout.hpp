@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "snowfleet/errors.hpp"
+#include "snowfleet/lists.h"
 
 namespace snowfleet {
 
@@ -105,25 +106,8 @@ class Layout {
   int sequence_bits_ = 12;
 };
 
-/// Layout's integer properties, X(snake_name, "camelName"), written once: snake_name is
-/// the accessor (layout.snake_name()) and the Python name, camelName the Node and Java name.
-/// Order: the six fields LayoutArgs takes, then the values derived from them. A binding
-/// builds its Layout object by expanding this list instead of keeping a copy that can drift.
-#define SNOWFLEET_LAYOUT_FIELDS(X)        \
-  X(epoch_ms, "epochMs")                  \
-  X(timestamp_bits, "timestampBits")      \
-  X(node_bits, "nodeBits")                \
-  X(datacenter_bits, "datacenterBits")    \
-  X(machine_bits, "machineBits")          \
-  X(sequence_bits, "sequenceBits")        \
-  X(timestamp_shift, "timestampShift")    \
-  X(node_shift, "nodeShift")              \
-  X(max_node_id, "maxNodeId")             \
-  X(max_datacenter_id, "maxDatacenterId") \
-  X(max_machine_id, "maxMachineId")       \
-  X(max_sequence, "maxSequence")          \
-  X(max_elapsed_ms, "maxElapsedMs")       \
-  X(max_timestamp_ms, "maxTimestampMs")
+// Layout's integer properties are SNOWFLEET_LAYOUT_FIELDS in lists.h: each entry's name is
+// an accessor above (layout.name()), and every binding builds its Layout by expanding the list.
 
 inline constexpr Layout Layout::kDefault{1704067200000, 41, 0, 10, 12};
 inline constexpr Layout Layout::kTwitter{1288834974657, 41, 5, 5, 12};

@@ -89,21 +89,38 @@ struct GeneratorOptions {
   WaitHooks wait_hooks;
 };
 
-/// A generator's options as a user writes them in any language: every field optional.
-/// Bindings fill it from the host's arguments (converting types only) and the core applies
-/// the one rulebook in resolve_options(), so every language accepts and refuses the same
-/// combinations with the same words. The canonical names below are the ones messages use.
+// The C++ type of each kind of lists.h: in records (Stats, Status) and, as a user gives it
+// (optional; a mode as its name; a null clock: the system clock), in GeneratorArgs.
+#define SNOWFLEET_CPP_TYPE_I64 int64_t
+#define SNOWFLEET_CPP_TYPE_U64 uint64_t
+#define SNOWFLEET_CPP_TYPE_F64 double
+#define SNOWFLEET_CPP_TYPE_BOOL bool
+#define SNOWFLEET_CPP_TYPE_TEXT std::string
+#define SNOWFLEET_CPP_TYPE_MODE ::snowfleet::Mode
+#define SNOWFLEET_CPP_TYPE_LEASE_STATE ::snowfleet::LeaseState
+#define SNOWFLEET_CPP_INIT_I64(v) v
+#define SNOWFLEET_CPP_INIT_U64(v) v
+#define SNOWFLEET_CPP_INIT_BOOL(v) ((v) != 0)
+#define SNOWFLEET_CPP_INIT_TEXT(v) std::string()
+#define SNOWFLEET_CPP_INIT_MODE(v) static_cast<::snowfleet::Mode>(v)
+#define SNOWFLEET_CPP_INIT_LEASE_STATE(v) static_cast<::snowfleet::LeaseState>(v)
+#define SNOWFLEET_CPP_ARG_I64 std::optional<int64_t>
+#define SNOWFLEET_CPP_ARG_F64 std::optional<double>
+#define SNOWFLEET_CPP_ARG_TEXT std::optional<std::string>
+#define SNOWFLEET_CPP_ARG_MODE std::optional<std::string>
+#define SNOWFLEET_CPP_ARG_LAYOUT std::optional<::snowfleet::Layout>
+#define SNOWFLEET_CPP_ARG_CLOCK std::shared_ptr<::snowfleet::Clock>
+
+/// A generator's options as a user writes them in any language: one member per entry of
+/// SNOWFLEET_GENERATOR_ARGS (lists.h), every one optional. Bindings fill it from the host's
+/// arguments (converting types only) and the core applies the one rulebook in
+/// resolve_options(), so every language accepts and refuses the same combinations with the
+/// same words. The canonical names are the ones messages use.
 struct GeneratorArgs {
-  std::optional<Layout> layout;            ///< default: the "default" layout
-  std::optional<int64_t> node_id;          ///< the whole node field
-  std::optional<int64_t> datacenter_id;    ///< with machine_id: the node as two halves
-  std::optional<int64_t> machine_id;       ///< with datacenter_id
-  std::optional<std::string> node_source;  ///< see GeneratorOptions::node_source
-  std::optional<std::string> mode;         ///< "strict" (default) or "monotonic"
-  std::optional<double> max_wait_ms;       ///< default 5
-  std::optional<int64_t> max_drift_ms;     ///< default 1000
-  std::shared_ptr<Clock> clock;            ///< null: the system clock
-  WaitHooks wait_hooks;
+#define SNOWFLEET_X_ARG(name, camel, kind, doc) SNOWFLEET_CPP_ARG_##kind name;
+  SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_X_ARG)
+#undef SNOWFLEET_X_ARG
+  WaitHooks wait_hooks;  ///< the binding's, never the user's
 };
 
 /// Applies the rules every language shares, in this order, each failure a kInvalidArgument
@@ -119,66 +136,14 @@ struct GeneratorArgs {
 /// constructor, which every path goes through.
 GeneratorOptions resolve_options(GeneratorArgs args);
 
-// The fields of Stats and Status, each written once. Columns: C++ type, name (the
-// canonical snake_case name: C++, Python, the CLI's JSON), camelCase name (Node, Java),
-// default, meaning. Every binding builds its record from these lists by expanding them, and
-// each language's tests check its record's names and order against
+// The fields of Stats and Status are SNOWFLEET_STATS_FIELDS and SNOWFLEET_STATUS_FIELDS in
+// lists.h. Every binding builds its record from these lists by expanding them, and each
+// language's tests check its record's names and order against
 // conformance/vectors/arguments.json, so no binding keeps a positional copy that can drift.
 // Mode and LeaseState cross to the hosts as their names (mode_name, lease_state_name).
 
-/// Stats: counters, monotonically increasing over the generator's life.
-#define SNOWFLEET_STATS_FIELDS(X)                                                              \
-  X(uint64_t, ids_issued, "idsIssued", 0, "Ids returned to callers.")                          \
-  X(uint64_t, rewinds_seen, "rewindsSeen", 0,                                                  \
-    "Wall readings that were behind the highest reading this generator had seen.")             \
-  X(uint64_t, waits, "waits", 0,                                                               \
-    "Calls that had to wait (rewind inside the budget, spent millisecond, drift limit).")      \
-  X(uint64_t, waited_ns_total, "waitedNsTotal", 0, "Total time those calls waited, in ns.")    \
-  X(uint64_t, waited_ns_max, "waitedNsMax", 0, "Longest single wait, in ns.")                  \
-  X(uint64_t, refusals, "refusals", 0,                                                         \
-    "Calls refused because the clock was unusable (ClockMovedBackwards, "                      \
-    "TimestampOutOfRange).")                                                                   \
-  X(uint64_t, ms_borrowed, "msBorrowed", 0,                                                    \
-    "Monotonic mode: milliseconds the logical clock moved past both its last millisecond and " \
-    "the wall clock because a millisecond's sequence ran out.")                                \
-  X(uint64_t, mark_writes, "markWrites", 0,                                                    \
-    "Leased node ids: high-water marks persisted (about two a second while minting, plus one " \
-    "at close()). 0 without a lease.")                                                         \
-  X(uint64_t, lease_refusals, "leaseRefusals", 0, "Calls refused with LeaseLost.")             \
-  X(uint64_t, mark_write_failures, "markWriteFailures", 0,                                     \
-    "Leased node ids: high-water mark writes that failed (disk full, registry unwritable, "    \
-    "store unreachable); retried every tick. Calls past the persisted mark are refused while " \
-    "they fail. 0 without a lease.")                                                           \
-  X(uint64_t, lease_renewal_failures, "leaseRenewalFailures", 0,                               \
-    "etcd: keepalives that failed (store unreachable or refusing); the lease goes "            \
-    "'unconfirmed' at its local deadline if none succeeds. 0 for 'local' (its lock cannot "    \
-    "expire) and without a lease.")
-
-/// Status: whether the generator can issue ids right now; a service maps !healthy to 503.
-#define SNOWFLEET_STATUS_FIELDS(X)                                                              \
-  X(bool, healthy, "healthy", false, "True when a call now would be served.")                   \
-  X(std::string, reason, "reason", "", "Why not, in words; empty when healthy.")                \
-  X(int64_t, wall_ms, "wallMs", 0, "The wall reading taken for this status, Unix ms.")          \
-  X(int64_t, last_ms, "lastMs", -1, "Unix ms of the last issued id (-1 before the first).")     \
-  X(int64_t, drift_ms, "driftMs", 0,                                                            \
-    "max(0, last_ms - wall_ms): how far the generator runs ahead of the wall clock.")           \
-  X(int64_t, node_id, "nodeId", 0, "The node id in every id.")                                  \
-  X(Mode, mode, "mode", Mode::kStrict, "'strict' or 'monotonic'.")                              \
-  X(LeaseState, lease_state, "leaseState", LeaseState::kNone,                                   \
-    "'none' unless the node id is leased ('local', 'etcd'); then 'held', 'unconfirmed' "        \
-    "(etcd, past the local deadline), 'lost' or 'released' (after close()).")                   \
-  X(int64_t, mark_ms, "markMs", -1,                                                             \
-    "The slot's persisted high-water mark, Unix ms: no later holder of the slot issues an id "  \
-    "at or below it. -1 without a lease.")                                                      \
-  X(int64_t, lease_expires_in_ms, "leaseExpiresInMs", -1,                                       \
-    "etcd: ms until the local lease deadline (negative once past it). -1 when the lease "       \
-    "cannot expire while the process lives ('local') or there is no lease.")                    \
-  X(int64_t, mark_headroom_ms, "markHeadroomMs", -1,                                            \
-    "How far the persisted mark runs ahead of the later of last_ms and wall_ms, in ms (0 when " \
-    "it does not: calls wait for a mark write, and refuse while writes fail). -1 without a "    \
-    "lease.")
-
-#define SNOWFLEET_X_FIELD(type, name, camel, init, doc) type name = init;
+#define SNOWFLEET_X_FIELD(name, camel, kind, init, doc) \
+  SNOWFLEET_CPP_TYPE_##kind name = SNOWFLEET_CPP_INIT_##kind(init);
 /// Counters, monotonically increasing over the generator's life (SNOWFLEET_STATS_FIELDS).
 struct Stats {
   SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_FIELD)
@@ -189,15 +154,21 @@ struct Status {
 };
 #undef SNOWFLEET_X_FIELD
 
-/// One field of Stats or Status, for tests and tools that list them.
+/// One entry of a list in lists.h (a record's field, an argument), for bindings, tests and
+/// tools that list them.
 struct FieldInfo {
   const char* name;   ///< canonical snake_case name
   const char* camel;  ///< camelCase name (Node, Java)
+  const char* kind;   ///< the kind token as text: "I64", "U64", "TEXT", "MODE", ...
   const char* doc;
 };
 /// The fields of Stats, in declaration order.
 const std::vector<FieldInfo>& stats_fields();
 /// The fields of Status, in declaration order.
 const std::vector<FieldInfo>& status_fields();
+/// A generator's arguments (SNOWFLEET_GENERATOR_ARGS), in order.
+const std::vector<FieldInfo>& generator_arg_fields();
+/// A layout's properties (SNOWFLEET_LAYOUT_FIELDS), in order.
+const std::vector<FieldInfo>& layout_fields();
 
 }  // namespace snowfleet

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "snowfleet/layout.hpp"
 
@@ -14,6 +15,13 @@ int64_t min_id(const Layout& layout, int64_t timestamp_ms);
 /// The highest id any node can mint in Unix millisecond `timestamp_ms`: every node and
 /// sequence bit set. The same time rule as min_id().
 int64_t max_id(const Layout& layout, int64_t timestamp_ms);
+
+/// Unix ms of an instant a host holds as whole seconds since the Unix epoch plus a fraction
+/// of `nanos` ns in [0, 10^9) (a Python datetime, a Java Instant). An id's timestamp is whole
+/// milliseconds and nothing is rounded: a fraction finer than a millisecond throws
+/// kInvalidArgument naming `name` and the instant; an instant past int64 Unix ms
+/// kTimestampOutOfRange.
+int64_t whole_ms(std::string_view name, int64_t seconds, int64_t nanos);
 
 /// Inclusive bounds of an id range: `id BETWEEN first AND last` (SQL), `first <= id && id <= last`.
 struct IdRange {

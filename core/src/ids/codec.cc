@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -10,7 +11,7 @@
 namespace snowfleet {
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+using detail::bad;
 
 void check_field(const char* name, int64_t value, int64_t max) {
   if (value < 0 || value > max)

@@ -3,13 +3,14 @@
 #include <string>
 
 #include "base/internal.hpp"
+#include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+using detail::bad;
 
 // Checked in int64 before anything narrows, so no width wraps into range. `node_name`
 // names the unsplit node field ("node_bits") or the split one's low half ("machine_bits").

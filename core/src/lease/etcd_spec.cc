@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "node_source.hpp"
@@ -11,8 +12,6 @@
 namespace snowfleet {
 namespace detail {
 namespace {
-
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
 // A host name, an IPv4 address or a bracketed IPv6 address: nothing libcurl would read as
 // anything else (userinfo before '@', a path, a space).

@@ -12,14 +12,13 @@
 #include <string>
 
 #include "base/internal.hpp"
+#include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "uuid/random_internal.hpp"
 
 namespace snowfleet {
 namespace detail {
 namespace {
-
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
 
 // `id` is unsigned so that a k8s ordinal plus its offset (each up to 2^63 - 1) is exact.
 int64_t checked(uint64_t id, const Layout& layout, const std::string& from) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "base/fail.hpp"
 #include "base/internal.hpp"
 #include "snowfleet/snowfleet.hpp"
 
@@ -25,10 +26,6 @@ constexpr int64_t kClosedState = INT64_MIN;
 // the fast path checks only at the first call of each wall millisecond, so it must stop
 // trusting that check a millisecond (plus slew) before the deadline.
 constexpr int64_t kFenceMarginNs = 2'000'000;
-
-[[noreturn]] inline void bad(const std::string& what) {
-  throw Error(ErrorKind::kInvalidArgument, what);
-}
 
 /// "5", "0.25", "60000.0000001", "1e-07", "nan": a number of ms as the shortest text that
 /// reads back as it, for messages.

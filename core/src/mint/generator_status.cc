@@ -1,6 +1,5 @@
 // What a generator reports: its counters (stats()), whether a call now would be served
-// (status()) and how far ahead it runs (drift_ms()), with the field lists the bindings
-// build their records from.
+// (status()) and how far ahead it runs (drift_ms()).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -17,18 +16,6 @@ namespace snowfleet {
 
 using detail::kClosedToken;
 using detail::kNsPerMs;
-
-const std::vector<FieldInfo>& stats_fields() {
-#define SNOWFLEET_X_INFO(type, name, camel, init, doc) {#name, camel, doc},
-  static const std::vector<FieldInfo> fields{SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_INFO)};
-  return fields;
-}
-
-const std::vector<FieldInfo>& status_fields() {
-  static const std::vector<FieldInfo> fields{SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_INFO)};
-  return fields;
-#undef SNOWFLEET_X_INFO
-}
 
 Stats Generator::stats() const noexcept {
   Stats st;

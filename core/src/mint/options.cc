@@ -3,6 +3,7 @@
 // GeneratorArgs), so no language keeps a rule of its own.
 #include <string>
 
+#include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "node_claim.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -10,7 +11,7 @@
 namespace snowfleet {
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+using detail::bad;
 
 std::string given(const NodeArgs& n, const std::optional<std::string>& source) {
   std::string out;

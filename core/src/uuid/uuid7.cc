@@ -196,7 +196,7 @@ Stats Uuid7Generator::stats() const noexcept {
   const std::unique_lock<std::mutex> held = lock();
   for (const auto& g : generators_) {
     const Stats s = g->stats();
-#define SNOWFLEET_X_SUM(type, name, camel, init, doc) total.name += s.name;
+#define SNOWFLEET_X_SUM(name, camel, kind, init, doc) total.name += s.name;
     SNOWFLEET_STATS_FIELDS(SNOWFLEET_X_SUM)
 #undef SNOWFLEET_X_SUM
   }
