@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a user gets from the release artifacts scripts/dist.sh writes (default out/dist/):
+"""What a user gets from the release artifacts scripts/dist/build.sh writes (default out/dist/):
 fails when one of them lacks what pyproject.toml, package.json, pom.xml and LICENSE promise.
 
 - every wheel: a manylinux_2_17 one also named manylinux2014 (pip < 20.3), its native module
@@ -13,7 +13,7 @@ fails when one of them lacks what pyproject.toml, package.json, pom.xml and LICE
 
     python3 tests/packaging/check_release.py [DIST]   # exits 1 and names each gap
 
-(scripts/dist-check.sh checks the native files; this checks what surrounds them.)
+(scripts/dist/check.sh checks the native files; this checks what surrounds them.)
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "packaging"))
-from wheel_tags import platform_tags  # noqa: E402  (the rule scripts/dist.sh writes by)
+sys.path.insert(0, str(ROOT / "scripts" / "dist"))
+from wheel_tags import platform_tags  # noqa: E402  (the rule scripts/dist/build.sh writes by)
 
 
 def metadata_fields(text: str) -> list[tuple[str, str]]:
@@ -47,8 +47,8 @@ def metadata_fields(text: str) -> list[tuple[str, str]]:
 def check_wheel(path: Path, project: dict, license_text: str, version: str) -> list[str]:
     errors = []
     where = path.name
-    # The platform tags are the first (auditwheel's, checked by dist-check.sh) and the aliases
-    # dist.sh adds to it (manylinux2014 for manylinux_2_17: pip < 20.3, e.g. RHEL 8's
+    # The platform tags are the first (auditwheel's, checked by dist/check.sh) and the aliases
+    # dist/build.sh adds to it (manylinux2014 for manylinux_2_17: pip < 20.3, e.g. RHEL 8's
     # 20.2.4, reads only that), one rule written once, in the writer.
     platforms = path.name[:-len(".whl")].split("-")[-1].split(".")
     expected = platform_tags(platforms[0])

@@ -3,7 +3,7 @@
     python3 -m pytest -q tests/packaging/test_check_release.py
 
 The wheel is written by the release wheels' build backend (scikit-build-core, as
-scripts/dist.sh runs it, tags included) without its CMake step, so with a stand-in native
+scripts/dist/build.sh runs it, tags included) without its CMake step, so with a stand-in native
 module; each test damages it the way a packaging bug would and runs check_release.py on a
 directory holding only that wheel. The first test is the baseline: the undamaged wheel passes.
 """
@@ -23,13 +23,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "tests" / "packaging" / "check_release.py"
-WHEEL_TAGS = ROOT / "scripts" / "packaging" / "wheel_tags.py"
+WHEEL_TAGS = ROOT / "scripts" / "dist" / "wheel_tags.py"
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """snowfleet's cp311 manylinux_2_17_x86_64 wheel from scikit-build-core, less the module."""
-    pytest.importorskip("scikit_build_core", reason="pip install scikit-build-core (test-python.sh does)")
+    pytest.importorskip("scikit_build_core", reason="pip install scikit-build-core (test/python.sh does)")
     out = tmp_path_factory.mktemp("built")
     plat = "manylinux_2_17_x86_64"
     tags = subprocess.run([sys.executable, str(WHEEL_TAGS), "cp311", plat], capture_output=True,

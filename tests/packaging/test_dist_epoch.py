@@ -1,4 +1,4 @@
-"""scripts/dist.sh dates its artifacts (SOURCE_DATE_EPOCH) from a tree that is not a git
+"""scripts/dist/build.sh dates its artifacts (SOURCE_DATE_EPOCH) from a tree that is not a git
 checkout too: an unpacked `git archive` gave it an empty value, and zig stopped at the first
 compile with "environment variable 'SOURCE_DATE_EPOCH' ('') must be a non-negative decimal
 integer".
@@ -41,7 +41,7 @@ def epoch(tree: Path, **env: str) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | env
     # GIT_CEILING_DIRECTORIES: a temporary directory inside some other checkout stays outside it
     environ["GIT_CEILING_DIRECTORIES"] = str(tree.parent)
-    return subprocess.run(["bash", "scripts/dist.sh", "--epoch"], cwd=tree, env=environ,
+    return subprocess.run(["bash", "scripts/dist/build.sh", "--epoch"], cwd=tree, env=environ,
                           capture_output=True, text=True)
 
 
