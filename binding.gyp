@@ -11,6 +11,8 @@
 # the [no-etcd] list instead and "etcd://" raises NODE_ID_UNAVAILABLE "built without etcd
 # support".
 #
+# Each addon exports only the N-API entry points (bindings/node/exports.map).
+#
 # snowfleet_test_hooks, a second addon with the benchmark's reference rows (a bare N-API
 # call, the core's own C++ loop), exists only when SNOWFLEET_TEST_HOOKS=1 at configure time
 # (npm run compile:hooks). Its source (node/bench/hooks.cc) is not in the npm tarball, and
@@ -63,6 +65,9 @@
       "dependencies": ["snowfleet_registry"],
       "ldflags": ["-Wl,-rpath,'$$ORIGIN'"],
       "conditions": [
+        ["OS=='linux'", {
+          "ldflags": ["-Wl,--version-script=<(module_root_dir)/bindings/node/exports.map"]
+        }],
         ["snowfleet_etcd==1", {
           "sources": ["<@(snowfleet_etcd_sources)"],
           "libraries": ["-ldl"]
@@ -94,7 +99,12 @@
           "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
           "cflags_cc": ["-std=c++17", "-O3", "-fvisibility=hidden", "-Wall", "-Wextra"],
           "dependencies": ["snowfleet_registry"],
-          "ldflags": ["-Wl,-rpath,'$$ORIGIN'"]
+          "ldflags": ["-Wl,-rpath,'$$ORIGIN'"],
+          "conditions": [
+            ["OS=='linux'", {
+              "ldflags": ["-Wl,--version-script=<(module_root_dir)/bindings/node/exports.map"]
+            }]
+          ]
         }
       ]
     }]

@@ -5,7 +5,7 @@
     python3 bench/chart.py                        # redraw from docs/performance.json
     python3 bench/chart.py --data D.json --svg S.svg [--markdown docs/performance.md]
 
-scripts/bench-chart.sh runs the benches with --json into out/bench/ and then this
+scripts/bench/chart.sh runs the benches with --json into out/bench/ and then this
 script with --from-dir. Collecting writes the run's data file (default docs/performance.json:
 the benches' rows plus the machine, the date and the load averages read between benches);
 drawing reads only that file, so the same data file always gives the same SVG bytes.
@@ -131,16 +131,16 @@ def machine() -> str:
 
 
 def collect(run_dir: Path) -> Dict[str, Any]:
-    """The data of one run of scripts/bench-chart.sh: its bench files, the start time it
+    """The data of one run of scripts/bench/chart.sh: its bench files, the start time it
     wrote to `started`, and the loadavg-* copies it took before and after each bench."""
     benches = [check_bench(load_json(run_dir / name), str(run_dir / name)) for name in BENCH_FILES]
     loads = [read_loadavg(p) for p in sorted(run_dir.glob("loadavg-*"))]
     if not loads:
-        raise InputError(f"{run_dir}: no loadavg-* files (scripts/bench-chart.sh writes them)")
+        raise InputError(f"{run_dir}: no loadavg-* files (scripts/bench/chart.sh writes them)")
     try:
         started = (run_dir / "started").read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        raise InputError(f"{run_dir}/started: no such file (scripts/bench-chart.sh writes it)") \
+        raise InputError(f"{run_dir}/started: no such file (scripts/bench/chart.sh writes it)") \
             from None
     return {"schema": "snowfleet-bench-run/1", "machine": machine(), "date": started,
             "load_1min": {"min": min(loads), "max": max(loads), "readings": len(loads)},

@@ -1,4 +1,4 @@
-"""Checks on the vector files themselves (run by scripts/test-core.sh with pytest):
+"""Checks on the vector files themselves (run by scripts/test/core.sh with pytest):
 they are strict JSON, follow schema.json, have unique ids, and are not stale against the
 reference model; the seeds' own Working Python still passes."""
 

@@ -1,5 +1,5 @@
 'use strict';
-// Mints and decodes a few ids from Node.js (scripts/demo-node.sh runs it).
+// Mints and decodes a few ids from Node.js (scripts/demo/node.sh runs it).
 const sf = require('./index.js');
 
 const gen = new sf.Generator({ nodeId: 37 }); // default layout, strict mode, maxWaitMs 5

@@ -4,7 +4,7 @@
 # process that each lease a node id from the same embedded `local` registry directory and
 # mint ids concurrently for a few seconds. Prints per language the node id, ids minted and
 # the first/last id decoded, and a verdict that no id was minted twice across the fleet.
-#   bash scripts/demo.sh [SECONDS]        (the CLI demo is scripts/demo-cli.sh)
+#   bash scripts/demo.sh [SECONDS]        (the CLI demo is scripts/demo/cli.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 root=$(repo_root)
@@ -12,7 +12,7 @@ cd "$root"
 secs=${1:-4}
 
 section "building the Python package, the Node addon and the Java jar (first run only)"
-. scripts/fleet-demo/bindings.sh
+. scripts/demo/fleet-demo/bindings.sh
 apt_install python3 >/dev/null
 
 reg=$(mktemp -d /tmp/snowfleet-registry-XXXXXX)
@@ -20,11 +20,11 @@ out=$(mktemp -d /tmp/snowfleet-demo-XXXXXX)
 trap 'rm -rf "$reg" "$out"' EXIT
 section "python, node and java each lease a node id from local:$reg and mint for ${secs} s"
 # Java compiles its single-file worker first (about a second): start it first.
-"$FLEET_JAVA" -cp "$FLEET_JAR" scripts/fleet-demo/FleetWorker.java "local:$reg" "$secs" >"$out/java" &
+"$FLEET_JAVA" -cp "$FLEET_JAR" scripts/demo/fleet-demo/FleetWorker.java "local:$reg" "$secs" >"$out/java" &
 java_pid=$!
-(cd / && "$FLEET_PY" "$root/scripts/fleet-demo/worker.py" "local:$reg" "$secs") >"$out/python" &
+(cd / && "$FLEET_PY" "$root/scripts/demo/fleet-demo/worker.py" "local:$reg" "$secs") >"$out/python" &
 py_pid=$!
-node scripts/fleet-demo/worker.js "local:$reg" "$secs" >"$out/node" &
+node scripts/demo/fleet-demo/worker.js "local:$reg" "$secs" >"$out/node" &
 node_pid=$!
 status=0
 for p in $java_pid $py_pid $node_pid; do wait "$p" || status=1; done
@@ -32,5 +32,5 @@ echo "registry $reg: $(cd "$reg" && ls | tr '\n' ' ')"
 echo "marks (last issued ms, persisted at close): $(cd "$reg" && cat slot-*.mark | tr '\n' ' ')"
 
 section "summary"
-python3 scripts/fleet_summary.py python="$out/python" node="$out/node" java="$out/java" || status=1
+python3 scripts/demo/fleet_summary.py python="$out/python" node="$out/node" java="$out/java" || status=1
 exit $status

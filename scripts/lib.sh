@@ -1,5 +1,5 @@
 # Shared helpers for the set-up and test scripts: idempotent, quiet installs.
-# Source it: `. "$(dirname "$0")/lib.sh"`.
+# Source it: `. "$(dirname "$0")/lib.sh"` (`../lib.sh` from a script in a group folder).
 
 repo_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 areas=("$@")
 [ ${#areas[@]} -gt 0 ] || areas=(core python node java frameworks fleet sql)
 for area in "${areas[@]}"; do
-  script="$here/test-$area.sh"
+  script="$here/test/$area.sh"
   if [ ! -f "$script" ]; then
     echo "no test script for '$area' ($script)" >&2
     exit 2

@@ -1,6 +1,6 @@
 // Helpers shared by the white-box etcd tests that inspect etcd with plain curl and etcdctl
 // (test_etcd_shared_lease.cc, test_etcd_mark_batch.cc: tag [.etcd-plaintext]). They run
-// against $SNOWFLEET_TEST_ETCD, a plaintext etcd without users (scripts/test-fleet.sh).
+// against $SNOWFLEET_TEST_ETCD, a plaintext etcd without users (scripts/test/fleet.sh).
 #pragma once
 
 #include <catch2/catch.hpp>

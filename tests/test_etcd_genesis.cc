@@ -1,7 +1,7 @@
 // An etcd prefix wiped or restored under live holders (issue 12, the etcd analogue of issue
 // 10): the prefix's genesis key (core/src/lease/etcd/etcd_genesis.hpp). Two generators on scripted
 // clocks of their own hold their slots with two etcd leases, as two processes would.
-// Hidden tests: scripts/test-fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD;
+// Hidden tests: scripts/test/fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD;
 // they edit keys with etcdctl ($SNOWFLEET_TEST_ETCDCTL when set).
 #include <catch2/catch.hpp>
 
@@ -37,7 +37,7 @@ struct Prefix {
 
 Prefix fresh(const std::string& name, const std::string& query) {
   const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
-  REQUIRE(ep != nullptr);  // scripts/test-fleet.sh sets it
+  REQUIRE(ep != nullptr);  // scripts/test/fleet.sh sets it
   const char* extra = std::getenv("SNOWFLEET_TEST_ETCD_QUERY");
   const char* root = std::getenv("SNOWFLEET_TEST_ETCD_PREFIX");
   static int counter = 0;

@@ -1,5 +1,5 @@
 // Leased node ids: the local registry (always) and etcd (tag [.etcd], run by
-// scripts/test-fleet.sh against a real etcd given in $SNOWFLEET_TEST_ETCD). Multi-process
+// scripts/test/fleet.sh against a real etcd given in $SNOWFLEET_TEST_ETCD). Multi-process
 // behaviour (SIGKILL, SIGSTOP, etcd killed) is in tests/fleet/fleet_test.py.
 #include <catch2/catch.hpp>
 
@@ -319,7 +319,7 @@ namespace {
 // over TLS and with authentication.
 std::string etcd_source(const std::string& prefix, const std::string& query = "ttl=2") {
   const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
-  REQUIRE(ep != nullptr);  // scripts/test-fleet.sh sets it
+  REQUIRE(ep != nullptr);  // scripts/test/fleet.sh sets it
   const char* extra = std::getenv("SNOWFLEET_TEST_ETCD_QUERY");
   const char* root = std::getenv("SNOWFLEET_TEST_ETCD_PREFIX");
   static int counter = 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The SQL benchmark: builds and installs the extension (scripts/sql-extension.sh), starts a
+# The SQL benchmark: builds and installs the extension (scripts/install/sql-extension.sh), starts a
 # private PostgreSQL 15, loads the plain-SQL file into one database and the extension into
 # another, and runs bench/sql/bench_decode.py (timestamp_ms, timestamp and decode over 1M
 # ids, each beside hand-written arithmetic). Extra arguments go to bench_decode.py:
@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 cd "$(repo_root)"
-bash scripts/sql-extension.sh
+bash scripts/install/sql-extension.sh
 tmp=$(mktemp -d /tmp/snowfleet-sql-bench.XXXXXX)
 cleanup() { pg_private_stop; rm -rf "$tmp"; }
 trap cleanup EXIT

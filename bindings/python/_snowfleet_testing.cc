@@ -1,5 +1,5 @@
 // snowfleet._snowfleet_testing: the benchmark's reference rows, built only with
-// -DSNOWFLEET_PYTHON_TEST_HOOKS=ON (scripts/test-python.sh turns it on; a plain
+// -DSNOWFLEET_PYTHON_TEST_HOOKS=ON (scripts/test/python.sh turns it on; a plain
 // `pip install .` leaves it out, so no wheel ships it). It links its own copy of the core,
 // so nothing in the shipped module exists for its sake.
 #include <pybind11/pybind11.h>

@@ -5,7 +5,7 @@ import dev.snowfleet.Mode;
 import dev.snowfleet.Snowfleet;
 import dev.snowfleet.testing.ScriptedClock;
 
-/** Mints and decodes a few ids (scripts/demo-java.sh runs it against the built jar). */
+/** Mints and decodes a few ids (scripts/demo/java.sh runs it against the built jar). */
 public class Demo {
     public static void main(String[] args) {
         try (Generator gen = Generator.builder().nodeId(37).build()) {

@@ -77,7 +77,8 @@ test('binding.gyp compiles every glue file in bindings/node/', () => {
 // registration lines): 753 in all.
 test('the glue stays glue: bindings/node under 760 lines in all, each file well under 400', () => {
   let total = 0;
-  for (const f of fs.readdirSync(path.join(ROOT, 'bindings', 'node'))) {
+  // (the C++ sources: exports.map, the linker's list of the addon's entry points, is no code)
+  for (const f of fs.readdirSync(path.join(ROOT, 'bindings', 'node')).filter((n) => /\.(cc|hpp)$/.test(n))) {
     const lines = fs.readFileSync(path.join(ROOT, 'bindings', 'node', f), 'utf8').split('\n').length - 1;
     assert.ok(lines < 400, `${f} has ${lines} lines`);
     total += lines;

@@ -2,8 +2,8 @@
 // node node/tools/stage_package.js DIR: copies the files the npm tarball carries (package.json
 // "files", as `npm pack --dry-run` lists them) into DIR, empty or new, with node/README.md as
 // the package's README.md: npm shows the README at the package root, and the repository's
-// root README is about every language. scripts/dist.sh packs from DIR (adding prebuilds/);
-// tests/packaging/check_archives.py and scripts/test-node.sh check the tarball packed there.
+// root README is about every language. scripts/dist/build.sh packs from DIR (adding prebuilds/);
+// tests/packaging/check_archives.py and scripts/test/node.sh check the tarball packed there.
 // A prebuilds/ directory in the checkout (npm run prebuild) is left out: DIR's prebuilds
 // are the ones its caller puts there.
 const { execFileSync } = require('node:child_process');

@@ -9,7 +9,7 @@ them out for type checkers and a test checks that file against the core's list t
 """
 
 # No `from __future__ import annotations`: SnowfleetError's __module__ is `snowfleet`, where
-# documentation tools (scripts/api-docs.sh) could not resolve a string "ClassVar[str]".
+# documentation tools (scripts/dev/api-docs.sh) could not resolve a string "ClassVar[str]".
 from typing import Any, ClassVar, Dict, List, Tuple, Type
 
 from . import _snowfleet as _core

@@ -22,7 +22,7 @@ def epoch() -> int:
 
 
 def require(module: str):  # type: ignore[no-untyped-def]
-    """Imports an optional test dependency. scripts/test-python.sh installs them all and sets
+    """Imports an optional test dependency. scripts/test/python.sh installs them all and sets
     SNOWFLEET_NO_SKIP=1, so there a missing one fails instead of skipping."""
     if os.environ.get("SNOWFLEET_NO_SKIP") == "1":
         return __import__(module)

@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 from fake_etcd import FakeEtcd  # noqa: E402
 
 CLI = shlex.split(os.environ.get("SNOWFLEET_CLI", "python3 -m snowfleet"))
-# The CLI runs from a temporary directory: a relative path to it (test-fleet.sh passes
+# The CLI runs from a temporary directory: a relative path to it (test/fleet.sh passes
 # out/fleet/core/snowfleet) is made absolute here.
 if os.sep in CLI[0]:
     CLI[0] = os.path.abspath(CLI[0])

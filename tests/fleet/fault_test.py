@@ -4,7 +4,7 @@ killed, stopped, restarted, quorum lost. Every worker writes a history
 (`fleet_worker --history`); tests/fleet/history_check.py checks them all and prints the
 figures; any violation fails the test.
 
-Run by scripts/test-fleet.sh. Environment: FLEET_WORKER (the fleet_worker binary), ETCD_BIN.
+Run by scripts/test/fleet.sh. Environment: FLEET_WORKER (the fleet_worker binary), ETCD_BIN.
 """
 import os
 import shutil

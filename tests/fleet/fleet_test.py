@@ -2,7 +2,7 @@
 """Multi-process fleet tests: many processes lease node ids, get killed, stopped, and lose
 their etcd; every id any of them minted is collected and checked for duplicates.
 
-Run by scripts/test-fleet.sh. Environment:
+Run by scripts/test/fleet.sh. Environment:
   FLEET_WORKER         path to the fleet_worker binary (tests/fleet_worker.cc); the
                        outage_probe binary (tests/outage_probe.cc) is expected beside it
   SNOWFLEET_TEST_ETCD  host:port of a running etcd (the etcd tests fail without it)
@@ -27,7 +27,7 @@ PROBE = os.path.join(os.path.dirname(WORKER), "outage_probe")
 ETCD = os.environ.get("SNOWFLEET_TEST_ETCD")
 ETCD_BIN = os.environ.get("ETCD_BIN", shutil.which("etcd") or "etcd")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "scripts", "fleet-demo")
+DEMO = os.path.join(ROOT, "scripts", "demo", "fleet-demo")
 
 
 def polyglot_cmd(lang, source, seconds, layout):

@@ -1,5 +1,5 @@
 """A real kube-apiserver on a private etcd on loopback, for the Kubernetes Lease tests: the
-binary scripts/kube-apiserver.sh builds (KUBE_APISERVER, or built on first use), certificates
+binary scripts/test/kube-apiserver.sh builds (KUBE_APISERVER, or built on first use), certificates
 made here with openssl, RBAC on, and the credentials a Lease holder would be given:
 
     with KubeApiserver() as k:
@@ -19,7 +19,7 @@ and the service account `NAMESPACE/ids` (bound). The Role grants on coordination
 leases exactly LEASE_VERBS. Everything lives in one temp directory that close() removes,
 after stopping the API server and its etcd, whatever state they are in.
 
-    KUBE_APISERVER=$(bash scripts/kube-apiserver.sh | tail -1) python3 tests/fleet/kube.py
+    KUBE_APISERVER=$(bash scripts/test/kube-apiserver.sh | tail -1) python3 tests/fleet/kube.py
 """
 import json
 import os
@@ -51,7 +51,7 @@ def kube_binaries():
     script's cached ones (built on first use: minutes)."""
     server, client = os.environ.get("KUBE_APISERVER"), os.environ.get("KUBECLIENT")
     if not (server and client):
-        out = subprocess.run(["bash", os.path.join(ROOT, "scripts/kube-apiserver.sh")],
+        out = subprocess.run(["bash", os.path.join(ROOT, "scripts/test/kube-apiserver.sh")],
                              check=True, stdout=subprocess.PIPE, text=True).stdout.split()
         server, client = server or out[-2], client or out[-1]
     return server, client

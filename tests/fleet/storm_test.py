@@ -11,7 +11,7 @@ from etcd's own gRPC counters, so every language is counted alike), held generat
 refused their first ids, etcd's CPU time, the idle mark load once all 1,024 slots are held
 (etcd transactions per second), and the load average beside them (the machine is shared).
 
-Run by scripts/test-fleet.sh; starts a private etcd. Environment as fleet_test.py, plus
+Run by scripts/test/fleet.sh; starts a private etcd. Environment as fleet_test.py, plus
 STORM_WORKER (tests/storm_worker.cc), SNOWFLEET_CLI, STORM_TTL (default 5), STORM_BUDGET_S
 (default 10: the issue's target), STORM_LANGS (which of python,node,java take part when
 FLEET_POLYGLOT=1; default all).

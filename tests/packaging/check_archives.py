@@ -2,8 +2,8 @@
 """The sdist and the npm tarball carry only what they build from: lists each one's contents
 and fails on a file outside its allow-list or a build input missing from it.
 
-    python3 tests/packaging/check_archives.py sdist   # needs `python -m build` (test-python.sh)
-    python3 tests/packaging/check_archives.py npm     # needs npm (test-node.sh)
+    python3 tests/packaging/check_archives.py sdist   # needs `python -m build` (test/python.sh)
+    python3 tests/packaging/check_archives.py npm     # needs npm (test/node.sh)
 
 The sdist builds the core and the Python extension (plus the tests and conformance vectors
 packagers run); the npm tarball builds the addon, and its README.md (the one npm's page shows)
@@ -72,8 +72,8 @@ def sdist_files(outdir: Path) -> list[str]:
 
 
 def npm_files(outdir: Path) -> tuple[list[str], bytes]:
-    """The npm tarball's files and its README.md, packed as scripts/dist.sh packs it: from
-    the stage node/tools/stage_package.js writes (without the prebuilds dist.sh adds)."""
+    """The npm tarball's files and its README.md, packed as scripts/dist/build.sh packs it: from
+    the stage node/tools/stage_package.js writes (without the prebuilds dist/build.sh adds)."""
     stage = outdir / "stage"
     subprocess.run(["node", str(ROOT / "node/tools/stage_package.js"), str(stage)], check=True)
     run = subprocess.run(

@@ -4,7 +4,7 @@
 - the version: VERSION is the one place it is written. CMake and binding.gyp read the file,
   pyproject.toml reads it through scikit-build-core; package.json, package-lock.json and
   java/pom.xml must spell it literally (npm and Maven read no other file), so they are
-  compared here. `bash scripts/set-version.sh X.Y.Z` rewrites all of them.
+  compared here. `bash scripts/dev/set-version.sh X.Y.Z` rewrites all of them.
 - the license (LICENSE), description, repository and keywords, the same on PyPI, npm and
   Maven Central (Maven has no keywords element).
 
@@ -81,7 +81,7 @@ def main() -> int:
     java_readme = (ROOT / "java" / "README.md").read_text()
     for snippet in (f"<version>{version}</version>", f"snowfleet-{version}.jar"):
         if snippet not in java_readme:
-            errors.append(f"java/README.md lacks {snippet!r} (scripts/set-version.sh writes it)")
+            errors.append(f"java/README.md lacks {snippet!r} (scripts/dev/set-version.sh writes it)")
     # No source file spells the version: each reads it from the build.
     for rel, pattern in [
         ("python/snowfleet/__init__.py", r"__version__\s*=\s*['\"]"),

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""What a user gets from the release artifacts scripts/dist.sh writes (default out/dist/):
+"""What a user gets from the release artifacts scripts/dist/build.sh writes (default out/dist/):
 fails when one of them lacks what pyproject.toml, package.json, pom.xml and LICENSE promise.
 
-- every wheel: a manylinux_2_17 one also named manylinux2014 (pip < 20.3), the `snowfleet`
+- every wheel: a manylinux_2_17 one also named manylinux2014 (pip < 20.3), its native module
+  named for its CPython and platform (_snowfleet.cpython-311-aarch64-linux-musl.so), the `snowfleet`
   console script ([project.scripts] as entry_points.txt), the license file, METADATA with
   the keywords, project URLs and extras pyproject.toml declares (what `pip install
   snowfleet[test]` and the PyPI page read), RECORD hashes that match;
@@ -12,7 +13,7 @@ fails when one of them lacks what pyproject.toml, package.json, pom.xml and LICE
 
     python3 tests/packaging/check_release.py [DIST]   # exits 1 and names each gap
 
-(scripts/dist-check.sh checks the native files; this checks what surrounds them.)
+(scripts/dist/check.sh checks the native files; this checks what surrounds them.)
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "packaging"))
-from make_wheel import platform_tags  # noqa: E402  (the writer's rule)
+sys.path.insert(0, str(ROOT / "scripts" / "dist"))
+from wheel_tags import platform_tags  # noqa: E402  (the rule scripts/dist/build.sh writes by)
 
 
 def metadata_fields(text: str) -> list[tuple[str, str]]:
@@ -46,8 +47,8 @@ def metadata_fields(text: str) -> list[tuple[str, str]]:
 def check_wheel(path: Path, project: dict, license_text: str, version: str) -> list[str]:
     errors = []
     where = path.name
-    # The platform tags are the first (auditwheel's, checked by dist-check.sh) and the aliases
-    # make_wheel.py adds to it (manylinux2014 for manylinux_2_17: pip < 20.3, e.g. RHEL 8's
+    # The platform tags are the first (auditwheel's, checked by dist/check.sh) and the aliases
+    # dist/build.sh adds to it (manylinux2014 for manylinux_2_17: pip < 20.3, e.g. RHEL 8's
     # 20.2.4, reads only that), one rule written once, in the writer.
     platforms = path.name[:-len(".whl")].split("-")[-1].split(".")
     expected = platform_tags(platforms[0])
@@ -62,11 +63,17 @@ def check_wheel(path: Path, project: dict, license_text: str, version: str) -> l
             return [f"{where}: no {info}/METADATA (another version's dist-info?)"]
         if f"{info}/RECORD" not in names:
             return errors + [f"{where}: no {info}/RECORD"]
-        # the native module is the one this wheel's Python tag loads
+        # the native module is the one this wheel's Python tag loads, named for its platform
+        # (CPython imports no module named for another arch or libc)
+        m = re.fullmatch(r"(manylinux|musllinux)_\d+_\d+_(\w+)", platforms[0])
+        soabi_platform = f"{m.group(2)}-linux-{'musl' if m.group(1) == 'musllinux' else 'gnu'}" if m else None
         for n in names:
-            m = re.fullmatch(r"snowfleet/_snowfleet\.cpython-(\d+)[-.].*", n)
+            m = re.fullmatch(r"snowfleet/_snowfleet\.cpython-(\d+)-?([^.]*)\.so", n)
             if m and f"cp{m.group(1)}" != py_tag:
                 errors.append(f"{where}: {n} is for CPython {m.group(1)}, the wheel is {py_tag}")
+            if m and soabi_platform and m.group(2) != soabi_platform:
+                errors.append(f"{where}: {n} is named for {m.group(2) or 'no platform'}, "
+                              f"the wheel is {platforms[0]} ({soabi_platform})")
         meta = z.read(f"{info}/METADATA").decode()
         fields = metadata_fields(meta)
         keys = {k for k, _ in fields}

@@ -1,4 +1,4 @@
--- Every error path of the extension leaves nothing behind (run by scripts/test-sql.sh in a
+-- Every error path of the extension leaves nothing behind (run by scripts/test/sql.sh in a
 -- database holding the extension, as a superuser: it reads the backend's /proc status).
 -- PostgreSQL raises an ERROR by longjmp: had a C++ object been alive where the module
 -- called ereport, its destructor would be skipped and its memory lost on every error

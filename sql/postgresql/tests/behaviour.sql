@@ -1,5 +1,5 @@
 -- Behaviour of the snowfleet functions beyond the conformance vectors, the same for both
--- targets (run by scripts/test-sql.sh in a database holding the plain-SQL file, then in one
+-- targets (run by scripts/test/sql.sh in a database holding the plain-SQL file, then in one
 -- holding the extension): every function is IMMUTABLE and PARALLEL SAFE; NULL in, NULL
 -- out for every argument of every function; time texts are read by the core's rules (a
 -- leap second, a missing offset refused), timestamptz forms agree with the ms forms, naive

@@ -1,4 +1,4 @@
--- The plain-SQL file's functions are inlined (run by scripts/test-sql.sh in a database
+-- The plain-SQL file's functions are inlined (run by scripts/test/sql.sh in a database
 -- holding sql/postgresql/snowfleet.sql): EXPLAIN VERBOSE of each, over a table's columns
 -- with the layout a constant, shows its body as an expression of the columns, with the
 -- layout folded to constants. What remains of snowfleet in the plan is only what runs on

@@ -1,5 +1,5 @@
 // The real kube-apiserver, built from the Go module proxy for the Kubernetes Lease tests
-// (scripts/kube-apiserver.sh builds and caches it; tests/fleet/kube.py runs it). The same
+// (scripts/test/kube-apiserver.sh builds and caches it; tests/fleet/kube.py runs it). The same
 // main as k8s.io/kubernetes/cmd/kube-apiserver, minus the CronJob time-zone data.
 package main
 

@@ -1,6 +1,6 @@
 'use strict';
 // Shared by the Node integration tests: a fresh database on the test area's PostgreSQL
-// (SNOWFLEET_PG_URL, started by scripts/test-frameworks.sh) and the largest id.
+// (SNOWFLEET_PG_URL, started by scripts/test/frameworks.sh) and the largest id.
 const { randomBytes } = require('node:crypto');
 const pg = require('pg');
 
@@ -8,7 +8,7 @@ const MAX_ID = (1n << 63n) - 1n;
 
 function pgUrl() {
   const url = process.env.SNOWFLEET_PG_URL;
-  if (!url) throw new Error('SNOWFLEET_PG_URL is not set: run these tests through scripts/test-frameworks.sh');
+  if (!url) throw new Error('SNOWFLEET_PG_URL is not set: run these tests through scripts/test/frameworks.sh');
   return url;
 }
 

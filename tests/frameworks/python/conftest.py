@@ -1,5 +1,5 @@
 """Shared fixtures of the framework integration tests: a fresh database on the test area's
-PostgreSQL (SNOWFLEET_PG_URL, started by scripts/test-frameworks.sh), the JavaScript client
+PostgreSQL (SNOWFLEET_PG_URL, started by scripts/test/frameworks.sh), the JavaScript client
 that reads a service's JSON, and the largest id."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ MAX_ID = (1 << 63) - 1
 def pg_url() -> str:
     url = os.environ.get("SNOWFLEET_PG_URL")
     if not url:
-        pytest.fail("SNOWFLEET_PG_URL is not set: run these tests through scripts/test-frameworks.sh")
+        pytest.fail("SNOWFLEET_PG_URL is not set: run these tests through scripts/test/frameworks.sh")
     return url
 
 

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  *
  * <p>The platform is {@code <os>-<arch>-<libc>} on Linux ({@code linux-x86_64-gnu},
  * {@code linux-aarch64-musl}) and {@code <os>-<arch>} elsewhere. A released jar
- * (scripts/dist.sh) carries the four {@link #TARGETS}; a jar built from source (mvn package)
+ * (scripts/dist/build.sh) carries the four {@link #TARGETS}; a jar built from source (mvn package)
  * carries its build machine's platform only.
  *
  * <p>The JNI library needs {@value #REGISTRY} (the process's one id-space registry) from its

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * snowfleet from Java against its peers, all in one JMH run (scripts/bench-java.sh prints the
+ * snowfleet from Java against its peers, all in one JMH run (scripts/bench/java.sh prints the
  * medians and ratios). Every score is ns per id (average time per operation per thread).
  *
  * <p>The monotonic generator runs with maxDriftMs = 1 day: a tight loop mints ~5x faster than

@@ -341,7 +341,7 @@ public final class PairedBench {
         ratio(byRound, "monotonicNextId", "bareJniCall", "monotonic nextId() / bare JNI call");
         if (jsonOut != null) {
             BenchJson.write(Path.of(jsonOut), perId, threads, String.format(Locale.ROOT,
-                    "bash scripts/bench-java.sh paired %d %d %d", forks, rounds, sliceMs));
+                    "bash scripts/bench/java.sh paired %d %d %d", forks, rounds, sliceMs));
         }
     }
 

@@ -142,7 +142,7 @@ class NativeLoaderTest {
 
     @Test
     void deniedNativeAccessNamesTheFlagForTheClassPathOrTheModule() {
-        // The denial itself needs JDK 24+ (scripts/check-jar-native-access.sh); here the flag
+        // The denial itself needs JDK 24+ (JarLoadingTest); here the flag
         // each way of running the jar needs.
         String m = NativeLoader.nativeAccessDenied(NativeLoaderTest.class.getModule());
         assertTrue(m.contains("--enable-native-access=ALL-UNNAMED"), m);

@@ -1,0 +1,30 @@
+# Sourced by scripts/demo.sh and scripts/test/fleet.sh (after scripts/lib.sh, from the repo
+# root): builds whichever of the three packages is not built yet, the way their own scripts
+# do, and sets FLEET_PY (a python that imports snowfleet), FLEET_JAR and FLEET_JAVA.
+# node-gyp owns build/ (its rebuild empties it), so CMake builds and the venv live in out/.
+command -v node >/dev/null || apt_install nodejs npm g++ make
+if ! node -e "require('./node/index.js')" >/dev/null 2>&1; then
+  echo "node: npm ci (compiles the addon)"
+  if [ -z "${npm_config_nodedir:-}" ]; then
+    prefix=$(node -p 'path.dirname(path.dirname(process.execPath))')
+    [ -f "$prefix/include/node/node_api.h" ] || { apt_install libnode-dev; prefix=/usr; }
+    export npm_config_nodedir="$prefix"
+  fi
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi
+FLEET_PY="${SNOWFLEET_PY_VENV:-$PWD/out/py-venv}/bin/python"
+if ! [[ -x "$FLEET_PY" ]] || ! (cd / && "$FLEET_PY" -c 'import snowfleet' >/dev/null 2>&1); then
+  echo "python: pip install . into out/py-venv"
+  bash scripts/test/python.sh --install-only >/dev/null
+fi
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
+FLEET_JAR="$PWD/java/target/snowfleet-$(head -1 "$PWD/VERSION").jar"
+if [[ ! -f "$FLEET_JAR" ]]; then
+  echo "java: mvn package"
+  bash scripts/test/java.sh --install-only >/dev/null
+  _log=$(mktemp)
+  mvn -B -q -ntp -f java/pom.xml -DskipTests package >"$_log" 2>&1 || { cat "$_log"; exit 1; }
+  rm -f "$_log"
+fi
+FLEET_JAVA="$JAVA_HOME/bin/java"
+export FLEET_PY FLEET_JAR FLEET_JAVA

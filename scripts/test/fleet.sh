@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Fleet tests: leased node ids from the local registry and from a real etcd.
+#   - installs what it needs from Debian (idempotent, quiet), builds the core with etcd
+#     support, the Catch2 tests and tests/fleet_worker;
+#   - starts a throw-away etcd (Debian's etcd-server) on free loopback ports in a temp dir;
+#   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
+#     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
+#     including Python, Node and Java processes sharing one local registry (the packages
+#     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0), and the etcd claim
+#     storm (tests/fleet/storm_test.py, with those languages' storm workers too);
+#   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
+#     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
+#     network namespaces), every worker's history checked by history_check.py;
+#   - the lease tests again over TLS with client certificates and with etcd users, and the
+#     refusals around them (tests/fleet/etcd_tls_auth_test.py: two more private etcds);
+#   - the postgres:// lease table's SQL on a private PostgreSQL (pg_lease_protocol_test.py:
+#     the statements docs/lease-engines.md designs, before the engine exists);
+#   - with SNOWFLEET_K8S=1 (off by default while the k8s-lease:// engine is being written;
+#     SNOWFLEET_K8S=only runs just this part): builds or reuses the real kube-apiserver
+#     (scripts/test/kube-apiserver.sh: minutes the first time, cached after), starts it on a
+#     private etcd and pins the Lease protocol the engine relies on
+#     (tests/fleet/kube_protocol_test.py; docs/lease-engines.md);
+#   - stops etcd and removes the temp dir, whatever happened.
+# Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
+# (e.g. "address;undefined" or "thread": builds and runs everything under it),
+# SNOWFLEET_CACHE_DIR (where the kube-apiserver build is kept).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$(repo_root)"
+
+section "fleet: dependencies"
+core_deps
+apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2 openssl
+
+kube_suite() {
+  section "fleet: Kubernetes Leases on a real kube-apiserver and a private etcd"
+  apt_install util-linux
+  local kube
+  mapfile -t kube < <(bash scripts/test/kube-apiserver.sh | tail -2)
+  KUBE_APISERVER=${kube[0]} KUBECLIENT=${kube[1]} ETCD_BIN=$(command -v etcd) \
+    python3 tests/fleet/kube_protocol_test.py
+}
+if [ "${SNOWFLEET_K8S:-0}" = only ]; then
+  kube_suite
+  exit 0
+fi
+
+# The cross-language test needs the three packages: build whichever is missing, before
+# our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
+if [ "${SNOWFLEET_FLEET_POLYGLOT:-1}" != 0 ]; then
+  section "fleet: Python, Node and Java packages for the cross-language test"
+  . scripts/demo/fleet-demo/bindings.sh
+  export FLEET_POLYGLOT=1
+fi
+
+build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
+section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
+cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
+  -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
+cmake --build "$build" --target snowfleet_tests fleet_worker storm_worker outage_probe budget_probe \
+  close_probe turn_probe release_probe late_claim_probe snowfleet >/dev/null
+
+tmp=$(mktemp -d /tmp/snowfleet-fleet-XXXXXX)
+pgdir=""
+etcd_pid=""
+cleanup() {
+  if [ -n "$etcd_pid" ]; then kill -9 "$etcd_pid" 2>/dev/null || true; wait "$etcd_pid" 2>/dev/null || true; fi
+  if [ -n "$pgdir" ]; then pg_private_stop; rm -rf "$pgdir"; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+read -r client peer < <(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(2)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in ss))')
+endpoint=127.0.0.1:$client
+etcd --name fleet --data-dir "$tmp/etcd" \
+  --listen-client-urls "http://$endpoint" --advertise-client-urls "http://$endpoint" \
+  --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+  --initial-cluster "fleet=http://127.0.0.1:$peer" >"$tmp/etcd.log" 2>&1 &
+etcd_pid=$!
+for _ in $(seq 100); do
+  curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
+  sleep 0.1
+done
+curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header ||
+  { echo "test-fleet: etcd did not start:"; tail -20 "$tmp/etcd.log"; exit 1; }
+echo "test-fleet: etcd $(etcd --version | head -1 | awk '{print $3}') on $endpoint"
+
+export SNOWFLEET_TEST_ETCD=$endpoint
+section "fleet: Catch2 tests, local registry and etcd leases"
+"$build/tests/snowfleet_tests" "[fleet]"
+
+section "fleet: CLI --node-source"
+cli=$build/core/snowfleet
+a=$("$cli" next --node-source "local:$tmp/reg" -n 3)
+b=$("$cli" next --node-source "local:$tmp/reg" -n 3)
+[ "$(printf '%s\n%s\n' "$a" "$b" | sort -u | wc -l)" = 6 ] || { echo "CLI local ids not unique"; exit 1; }
+ls "$tmp/reg" | grep -q '^slot-[0-9]*\.mark$' || { echo "CLI local: no mark file"; exit 1; }
+"$cli" next --node-source "etcd://$endpoint/cli?ttl=2&node=12" -n 2 | head -1 |
+  xargs "$cli" decode | grep -q "node=12" || { echo "CLI etcd: wrong node"; exit 1; }
+echo "CLI ok"
+
+section "fleet: multi-process tests (every id collected, zero duplicates)"
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py
+
+section "fleet: fault suite: a three-member etcd cluster, partitions (histories checked)"
+python3 tests/fleet/history_check_test.py
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fault_test.py
+FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/partition_test.py
+
+section "fleet: etcd claim storm (1,024 claimants on one prefix; target 10 s, printed)"
+STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
+  FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) \
+  timeout 180 python3 tests/fleet/storm_test.py
+
+section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
+for t in etcd_replies_test budget_test close_test turn_test release_test lease_gone_test symlink_swap_test cli_layout_test etcd_wipe_test retried_claim_test \
+    late_mark_test genesis_fence_test wipe_ttl_test restore_lease_test slow_link_test old_libcurl_test; do
+  SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
+    CLOSE_PROBE="$build/tests/close_probe" TURN_PROBE="$build/tests/turn_probe" RELEASE_PROBE="$build/tests/release_probe" \
+    LATE_CLAIM_PROBE="$build/tests/late_claim_probe" \
+    FLEET_WORKER="$build/tests/fleet_worker" \
+    ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
+done
+
+section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth_test.py)"
+SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_tests" \
+  FLEET_WORKER="$build/tests/fleet_worker" \
+  ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py
+
+section "fleet: the postgres:// lease table's SQL on a private PostgreSQL (docs/lease-engines.md)"
+pgdir=$(mktemp -d /tmp/snowfleet-fleet-pg.XXXXXX)
+pg_private_start "$pgdir"
+python3 tests/fleet/pg_lease_protocol_test.py
+
+if [ "${SNOWFLEET_K8S:-0}" = 1 ]; then
+  kube_suite
+fi
