@@ -80,7 +80,7 @@ def test_a_bigautofield_table_with_rows_moves_to_snowflake_keys(backend: str, tm
 
     manage(project, env, "makemigrations", "shop")  # BigAutoField -> SnowflakeAutoField
     migration = (project / "shop/migrations/0002_alter_customer_id.py").read_text()
-    assert "snowfleet.django.SnowflakeAutoField(primary_key=True, serialize=False)" in migration, migration
+    assert "field=snowfleet.django.SnowflakeAutoField(auto_created=True, primary_key=True" in migration, migration
     manage(project, env, "migrate", "--noinput")
     probe = ("from django.db import connection; from shop.models import Customer, Order; "
              "c = Customer.objects.create(name='c'); Order.objects.create(customer=c); "
