@@ -13,7 +13,8 @@
         __tablename__ = "orders"
         id: Mapped[int] = mapped_column(SnowflakeId, primary_key=True, default=minted_by(ids))
 
-The column is a ``BIGINT`` (``INTEGER`` on SQLite: both hold 2**63 - 1). Python values are
+The column is a ``BIGINT`` (never ``BIGSERIAL`` or an identity: it is not an
+autoincrement column unless you say ``autoincrement=True``). Python values are
 ints; a bound value may also be the id's decimal text (from JSON or a URL), read by the
 core's rule. The id is minted in Python when the row is flushed (or a Core ``insert()``
 runs), so the application knows it before the ``INSERT`` and no database sequence is involved.
@@ -35,6 +36,7 @@ from ._generator import Generator
 from ._integration import as_id, missing_extra
 
 try:
+    from sqlalchemy import Column, event  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from sqlalchemy.engine import Dialect  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from sqlalchemy.exc import DontWrapMixin  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from sqlalchemy.types import BigInteger, TypeDecorator  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -64,6 +66,16 @@ class SnowflakeId(TypeDecorator[int]):  # type: ignore[misc, unused-ignore]
 
     def process_result_value(self, value: Optional[Any], dialect: Dialect) -> Optional[int]:
         return None if value is None else int(value)
+
+
+@event.listens_for(SnowflakeId, "after_parent_attach")  # type: ignore[misc, unused-ignore]
+def _no_sequence(type_: SnowflakeId, column: Any) -> None:
+    """A SnowflakeId column is never SERIAL/IDENTITY: SQLAlchemy's autoincrement="auto" would
+    make a lone integer primary key one wherever the column has no Python default, as in an
+    Alembic migration's ``sa.Column('id', SnowflakeId())`` (a sequence nobody should use).
+    An explicit ``autoincrement=True`` is kept."""
+    if isinstance(column, Column) and column.autoincrement == "auto":
+        column.autoincrement = False
 
 
 _UNWRAPPED: Dict[type, Type[SnowfleetError]] = {}
