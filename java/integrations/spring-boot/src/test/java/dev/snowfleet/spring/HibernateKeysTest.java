@@ -48,8 +48,7 @@ class HibernateKeysTest {
     void anotherContextOfTheAppDoesNotTakeOverTheKeys() {
         ConfigurableApplicationContext other = new SpringApplicationBuilder(OrdersApplication.class)
                 .web(WebApplicationType.NONE)
-                .properties("snowfleet.node-id=6", "spring.jpa.hibernate.ddl-auto=none")
-                .run();
+                .run("--snowfleet.node-id=6", "--spring.jpa.hibernate.ddl-auto=none");
         try {
             assertEquals(6, Snowfleet.decode(other.getBean(OrderRepository.class).save(new PurchaseOrder()).getId()).nodeId());
             assertEquals(5, Snowfleet.decode(orders.save(new PurchaseOrder()).getId()).nodeId());

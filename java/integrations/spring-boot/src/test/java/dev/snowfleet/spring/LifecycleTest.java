@@ -63,7 +63,7 @@ class LifecycleTest {
                         assertTrue(failure != null, c[0]);
                         String all = "";
                         for (Throwable t = failure; t != null; t = t.getCause()) all += t.getMessage() + "\n";
-                        assertTrue(all.contains(c[1] + "=" + c[2]) || all.contains("'" + c[1] + "'") && all.contains(c[2]),
+                        assertTrue(all.contains(c[1] + "=" + c[2]) || all.contains(c[1] + " with value '" + c[2] + "'"),
                                 c[0] + " -> " + all);
                     });
         }
