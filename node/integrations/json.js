@@ -24,24 +24,29 @@ function keyTest(keys) {
   throw new TypeError('keys must be an array or Set of property names, a RegExp or a function (key) => boolean');
 }
 
+function reviveOne(key, value) {
+  if (typeof value === 'string') return parseId(value);
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+    throw new RangeError(
+      `${JSON.stringify(key)} is the JSON number ${value}, which JavaScript cannot hold exactly: ` +
+        'send ids as strings');
+  }
+  if (Array.isArray(value)) return value.map((v) => (v === null ? v : reviveOne(key, v)));
+  return value;
+}
+
 /**
- * A JSON.parse reviver turning the properties named by `keys` into BigInt ids: decimal text
- * by the core's rule (parseId: digits only, at most 2^63 - 1, else InvalidArgument), or a
- * number that is still exact. A number past 2^53 - 1 was already rounded by JSON.parse, so it
- * is refused (RangeError) instead of revived wrong.
+ * A JSON.parse reviver turning the properties named by `keys` into BigInt ids (and each
+ * element of an array, at any depth, held by such a property): decimal text by the core's
+ * rule (parseId: digits only, at most 2^63 - 1, else InvalidArgument), or a number that is
+ * still exact. A number past 2^53 - 1 was already rounded by JSON.parse, so it is refused
+ * (RangeError) instead of revived wrong.
  */
 function reviver(keys) {
   const isId = keyTest(keys);
   return function reviveId(key, value) {
-    if (!isId(key) || value === null) return value;
-    if (typeof value === 'string') return parseId(value);
-    if (typeof value === 'number') {
-      if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-      throw new RangeError(
-        `${JSON.stringify(key)} is the JSON number ${value}, which JavaScript cannot hold exactly: ` +
-          'send ids as strings');
-    }
-    return value;
+    return !isId(key) || value === null ? value : reviveOne(key, value);
   };
 }
 

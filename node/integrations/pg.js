@@ -8,9 +8,15 @@ function parseInt8(text) {
   return text === null ? null : BigInt(text);
 }
 
+/** pg's int8[] parser gives nested arrays of decimal strings, one level per dimension. */
+function toBigInts(value) {
+  return Array.isArray(value) ? value.map(toBigInts) : parseInt8(value);
+}
+
 /**
- * Sets pg's type parsers for int8 and int8[] to BigInt. `pg` is the module the application
- * uses (require('pg')), or its `types` object; returns a function that restores the old parsers.
+ * Sets pg's type parsers for int8 and int8[] (of any dimension) to BigInt. `pg` is the module
+ * the application uses (require('pg')), or its `types` object; returns a function that
+ * restores the old parsers.
  */
 function useBigIntIds(pg) {
   const types = pg && pg.types ? pg.types : pg;
@@ -20,7 +26,7 @@ function useBigIntIds(pg) {
   const before = [types.getTypeParser(INT8, 'text'), types.getTypeParser(INT8_ARRAY, 'text')];
   const parseArray = before[1];
   types.setTypeParser(INT8, parseInt8);
-  types.setTypeParser(INT8_ARRAY, (text) => parseArray(text).map((v) => (v === null ? null : BigInt(v))));
+  types.setTypeParser(INT8_ARRAY, (text) => toBigInts(parseArray(text)));
   return function restore() {
     types.setTypeParser(INT8, before[0]);
     types.setTypeParser(INT8_ARRAY, before[1]);

@@ -19,3 +19,10 @@ export function SnowflakeColumn(
   generator: Generator | (() => Generator),
   options?: SnowflakeColumnOptions,
 ): (target: object, propertyKey: string | symbol) => void;
+/**
+ * A subscriber for the DataSource's `subscribers`: @SnowflakeColumn properties get their ids
+ * in plain objects too (repository.insert({...}), save({...}), the query builder's values).
+ */
+export declare class SnowflakeSubscriber {
+  beforeInsert(event: { entity?: unknown; metadata: { target: unknown } }): void;
+}

@@ -1,8 +1,23 @@
 'use strict';
 // snowfleet/typeorm: a TypeORM column holding a snowfleet id, filled before insert.
 //   @Entity() class Order { @SnowflakeColumn(() => ids) id!: bigint; }
-// typeorm is a peer dependency, loaded when the decorator is first used.
+//   new DataSource({ ..., subscribers: [SnowflakeSubscriber] })   // plain objects too
+// typeorm is an optional peer dependency: without it the decorator fails when used.
 const { resolveGenerator } = require('./common.js');
+
+/** Entity class -> [[property, generator]] of its @SnowflakeColumn properties. */
+const columns = new Map();
+
+/** Sets each still-unset @SnowflakeColumn property of `row` (an entity or a plain object). */
+function fill(entityClass, row) {
+  for (let c = entityClass; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    for (const [property, generator] of columns.get(c) || []) {
+      if (row[property] === undefined || row[property] === null) {
+        row[property] = resolveGenerator(generator, 'SnowflakeColumn').nextId();
+      }
+    }
+  }
+}
 
 /** Column transformer: BigInt in the entity, the decimal text to and from the driver. */
 const bigintTransformer = Object.freeze({
@@ -28,12 +43,12 @@ function SnowflakeColumn(generator, options = {}) {
   return function decorate(target, propertyKey) {
     const define = primary ? typeorm.PrimaryColumn : typeorm.Column;
     define({ type: 'bigint', transformer: bigintTransformer, ...column })(target, propertyKey);
+    if (!columns.has(target.constructor)) columns.set(target.constructor, []);
+    columns.get(target.constructor).push([propertyKey, generator]);
     const method = `snowfleetAssign_${String(propertyKey)}`;
     Object.defineProperty(target, method, {
       value: function assignSnowflakeId() {
-        if (this[propertyKey] === undefined || this[propertyKey] === null) {
-          this[propertyKey] = resolveGenerator(generator, 'SnowflakeColumn').nextId();
-        }
+        fill(target.constructor, this);
       },
       configurable: true,
       writable: true,
@@ -43,4 +58,23 @@ function SnowflakeColumn(generator, options = {}) {
   };
 }
 
-module.exports = { SnowflakeColumn, bigintTransformer };
+/**
+ * A TypeORM subscriber (list it in the DataSource's `subscribers`) giving @SnowflakeColumn
+ * properties their ids in whatever is inserted, plain objects included:
+ * repository.insert({...}), save({...}), the query builder's values(...). Entity instances
+ * get theirs without it.
+ */
+class SnowflakeSubscriber {
+  beforeInsert(event) {
+    if (event.entity && event.metadata && typeof event.metadata.target === 'function') {
+      fill(event.metadata.target, event.entity);
+    }
+  }
+}
+try {
+  require('typeorm').EventSubscriber()(SnowflakeSubscriber);
+} catch (e) {
+  if (e && e.code !== 'MODULE_NOT_FOUND') throw e; // without typeorm there is nothing to subscribe to
+}
+
+module.exports = { SnowflakeColumn, SnowflakeSubscriber, bigintTransformer };

@@ -122,6 +122,10 @@ test('package.json wires require, import and types to the node/ entry points', (
   assert.deepEqual(pkg.exports['.'], { types: './node/index.d.ts', import: './node/index.mjs', require: './node/index.js' });
   assert.equal(pkg.scripts.install, 'node-gyp-build');
   assert.ok(pkg.dependencies['node-addon-api'] && pkg.dependencies['node-gyp-build']);
+  // TypeScript's node10 resolution ignores exports: typesVersions gives it each subpath's types
+  const subpaths = Object.entries(pkg.exports).filter(([k, v]) => k !== '.' && typeof v === 'object');
+  assert.deepEqual(pkg.typesVersions['*'], Object.fromEntries(
+    subpaths.map(([k, v]) => [k.slice(2), [v.types.slice(2)]])));
 });
 
 test('test hooks live in a test-only addon: never in the shipped one, nor in the tarball', () => {

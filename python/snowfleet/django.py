@@ -16,30 +16,68 @@ models.py::
 Both are ``bigint`` columns whose value is minted in Python when the row is first saved (no
 sequence, no identity column), by one generator per process: :func:`generator` makes it from
 ``settings.SNOWFLEET`` at the first id, in the process that mints (so a pre-fork server's
-workers each make their own), and closes it at exit. Values read back are ints; forms, URLs
-and ``filter(pk="...")`` accept the decimal text.
+workers each make their own), and closes it at exit; ``manage.py check`` names a misspelled
+key of ``settings.SNOWFLEET``. Values read back are ints; forms, URLs and ``filter(pk="...")``
+accept the decimal text.
 """
 
 from __future__ import annotations
 
 import atexit
+import difflib
+import inspect
 import threading
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._generator import Generator
 from ._integration import as_id, missing_extra
 
 try:
     from django.conf import settings  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from django.core import checks  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from django.core.exceptions import ImproperlyConfigured, ValidationError  # type: ignore[import-not-found, import-untyped, unused-ignore]
     from django.db import models  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - exercised by the tests without Django
     raise missing_extra("django", "Django", "django") from None
 
-__all__ = ["SnowflakeAutoField", "SnowflakeField", "generator", "next_id"]
+__all__ = ["SnowflakeAutoField", "SnowflakeField", "check_settings", "generator", "next_id"]
 
 _lock = threading.Lock()
 _generator: Optional[Generator] = None
+
+
+_ARGUMENTS = sorted(p for p in inspect.signature(Generator.__init__).parameters if p != "self")
+
+
+def _options() -> Dict[str, Any]:
+    """``settings.SNOWFLEET``, checked for shape and names (the values are the core's to judge)."""
+    options = getattr(settings, "SNOWFLEET", None)
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured(
+            f"settings.SNOWFLEET must be a dict of snowfleet.Generator arguments, "
+            f"e.g. {{'node_source': 'local'}} or {{'node_source': 'env:SNOWFLEET_NODE_ID'}}, "
+            f"not {options!r}"
+        )
+    for name in options:
+        if name not in _ARGUMENTS:
+            near = difflib.get_close_matches(str(name), _ARGUMENTS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise ImproperlyConfigured(
+                f"settings.SNOWFLEET has {name!r}, which is not a snowfleet.Generator "
+                f"argument{hint}; they are {', '.join(_ARGUMENTS)}"
+            )
+    return options
+
+
+@checks.register()  # type: ignore[misc, unused-ignore]
+def check_settings(app_configs: Any = None, **kwargs: Any) -> List[Any]:
+    """``manage.py check`` (and runserver, migrate): settings.SNOWFLEET's shape and names,
+    without making a generator (no lease is claimed by a check)."""
+    try:
+        _options()
+    except ImproperlyConfigured as e:
+        return [checks.Error(str(e), id="snowfleet.E001")]
+    return []
 
 
 def generator() -> Generator:
@@ -51,13 +89,7 @@ def generator() -> Generator:
         return gen
     with _lock:
         if _generator is None:
-            options = getattr(settings, "SNOWFLEET", None)
-            if not isinstance(options, dict):
-                raise ImproperlyConfigured(
-                    "settings.SNOWFLEET must be a dict of snowfleet.Generator arguments, "
-                    "e.g. {'node_source': 'local'} or {'node_source': 'env:SNOWFLEET_NODE_ID'}"
-                )
-            _generator = Generator(**options)
+            _generator = Generator(**_options())
             atexit.register(_generator.close)
         return _generator
 

@@ -78,7 +78,7 @@ else
   echo "addon: build/Release/snowfleet.node is current"
 fi
 mkdir -p "$OUT/node"
-cp tests/frameworks/node/package.json tests/frameworks/node/usage.ts tests/frameworks/node/tsconfig.json "$OUT/node/"
+cp tests/frameworks/node/package.json tests/frameworks/node/usage.ts tests/frameworks/node/tsconfig*.json "$OUT/node/"
 (cd "$OUT/node" && npm install --no-package-lock)
 NODE_MODULES=$OUT/node/node_modules
 echo "node $(node --version); the test project links this checkout as 'snowfleet'"
@@ -108,7 +108,9 @@ section "frameworks: Python (SQLAlchemy + Alembic, Django, Pydantic + FastAPI, w
   -W ignore::DeprecationWarning .)
 
 section "frameworks: Node (JSON, pg, Drizzle, Knex, Kysely, TypeORM, web services)"
-(cd "$OUT/node" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json && echo "tsc --strict: usage.ts ok")
+for config in tsconfig.json tsconfig.node10.json tsconfig.bundler.json; do  # node16, node10, bundler
+  (cd "$OUT/node" && "$ROOT/node_modules/.bin/tsc" -p "$config" && echo "tsc --strict -p $config: usage.ts ok")
+done
 NODE_PATH=$NODE_MODULES node --test tests/frameworks/node/*.test.js
 
 section "frameworks: Java (Hibernate, Jackson, Spring Boot app on PostgreSQL)"

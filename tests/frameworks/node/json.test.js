@@ -34,3 +34,17 @@ test('installBigIntToJSON makes plain JSON.stringify accept BigInt, and restores
   }
   assert.throws(() => JSON.stringify({ id: 1n }), TypeError);
 });
+
+test('reviver reads arrays of ids under a named key, at any depth', () => {
+  const text = sfjson.stringify({
+    order: { id: MAX_ID, lineIds: [1n, MAX_ID], parents: [[2n, null], [MAX_ID]] },
+    items: [{ id: 3n }, { id: MAX_ID }],
+  });
+  const back = sfjson.parse(text, ['id', 'lineIds', 'parents']);
+  assert.deepEqual(back, {
+    order: { id: MAX_ID, lineIds: [1n, MAX_ID], parents: [[2n, null], [MAX_ID]] },
+    items: [{ id: 3n }, { id: MAX_ID }],
+  });
+  assert.throws(() => sfjson.parse('{"lineIds":["1",9223372036854775807]}', ['lineIds']), /cannot hold exactly/);
+  assert.throws(() => sfjson.parse('{"lineIds":["1","x"]}', ['lineIds']), InvalidArgument);
+});

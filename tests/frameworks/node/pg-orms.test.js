@@ -81,3 +81,14 @@ test('kysely: ids passed to insertInto arrive unchanged', async (t) => {
   assert.equal(stringify(top), '{"id":"9223372036854775807","customer_id":null,"note":"max"}');
   assert.deepEqual(await storedIds(db0.url, 'orders'), [...minted, MAX_ID].map(String));
 });
+
+test('pg: int8 arrays of any dimension read back as BigInt', async (t) => {
+  const db0 = await freshDatabase();
+  const client = new pg.Client({ connectionString: db0.url });
+  await client.connect();
+  t.after(async () => { await client.end(); await db0.drop(); });
+  const { rows: [row] } = await client.query(
+    "SELECT ARRAY[1, 9223372036854775807]::int8[] AS flat, " +
+    "ARRAY[[1, NULL], [3, 9223372036854775807]]::int8[] AS nested, '{}'::int8[] AS empty");
+  assert.deepEqual(row, { flat: [1n, MAX_ID], nested: [[1n, null], [3n, MAX_ID]], empty: [] });
+});

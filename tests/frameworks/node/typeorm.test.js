@@ -20,9 +20,9 @@ SnowflakeColumn(() => ids, { primary: false, name: 'tracking', nullable: true })
 Column({ type: 'text', default: '' })(Order.prototype, 'note');
 Entity('orders')(Order);
 
-async function connect(t) {
+async function connect(t, options = {}) {
   const db0 = await freshDatabase();
-  const source = new DataSource({ type: 'postgres', url: db0.url, entities: [Order], synchronize: true });
+  const source = new DataSource({ type: 'postgres', url: db0.url, entities: [Order], synchronize: true, ...options });
   await source.initialize();
   t.after(async () => { await source.destroy(); await db0.drop(); });
   return { source, url: db0.url };
@@ -52,5 +52,31 @@ test('typeorm: a clock rewind fails save() and inserts nothing', async (t) => {
   t.after(() => { ids = previous; });
   const repo = source.getRepository(Order);
   await assert.rejects(repo.save(Object.assign(new Order(), { note: 'x' })), ClockMovedBackwards);
+  assert.deepEqual(await storedIds(url, 'orders'), []);
+});
+
+test('typeorm: with SnowflakeSubscriber, plain objects get ids too (insert, save, query builder)', async (t) => {
+  const { SnowflakeSubscriber } = require('snowfleet/typeorm');
+  const { source, url } = await connect(t, { subscribers: [SnowflakeSubscriber] });
+  const repo = source.getRepository(Order);
+  await repo.insert(Object.assign(new Order(), { note: 'entity' }));
+  await repo.insert([{ note: 'plain0' }, { note: 'plain1' }]);
+  await source.manager.insert(Order, { note: 'manager' });
+  await source.createQueryBuilder().insert().into(Order).values({ note: 'builder' }).execute();
+  const saved = await repo.save({ note: 'saved plain' });
+  assert.equal(typeof saved.id, 'bigint');
+  const rows = await repo.find({ order: { id: 'ASC' } });
+  assert.equal(rows.length, 6);
+  assert.ok(rows.every((o) => o.tracking > 0n), stringify(rows));
+  assert.ok(rows.every((o) => typeof o.id === 'bigint' && decode(o.id).nodeId === 12), stringify(rows));
+  const { In } = require('typeorm');
+  const picked = await repo.findBy({ id: In([rows[0].id, rows[4].id]) });
+  assert.deepEqual(picked.map((o) => o.id).sort(), [rows[0].id, rows[4].id].sort());
+  assert.equal((await storedIds(url, 'orders')).length, 6);
+});
+
+test('typeorm: without the subscriber, a plain object is refused by the database, not given a wrong id', async (t) => {
+  const { source, url } = await connect(t);
+  await assert.rejects(source.getRepository(Order).insert({ note: 'plain' }), /null value in column "id"/);
   assert.deepEqual(await storedIds(url, 'orders'), []);
 });

@@ -1,11 +1,11 @@
 // The integrations' declarations as an application uses them, checked by tsc --strict
 // (tsc.test.js): TypeORM decorators, a Drizzle table, the JSON helpers, pg's parsers.
 import 'reflect-metadata';
-import { Entity, Column } from 'typeorm';
+import { Entity, Column, DataSourceOptions } from 'typeorm';
 import { pgTable, bigint, text } from 'drizzle-orm/pg-core';
 import * as pg from 'pg';
 import { Generator } from 'snowfleet';
-import { SnowflakeColumn } from 'snowfleet/typeorm';
+import { SnowflakeColumn, SnowflakeSubscriber } from 'snowfleet/typeorm';
 import { snowflakeDefault } from 'snowfleet/drizzle';
 import { stringify, parse, reviver, installBigIntToJSON } from 'snowfleet/json';
 import { useBigIntIds } from 'snowfleet/pg';
@@ -23,6 +23,9 @@ export class Order {
   @Column({ type: 'text' })
   note!: string;
 }
+
+export const dataSource: DataSourceOptions = {
+  type: 'postgres', entities: [Order], subscribers: [SnowflakeSubscriber] };
 
 export const orders = pgTable('orders', {
   id: bigint('id', { mode: 'bigint' }).primaryKey().$defaultFn(snowflakeDefault(() => ids)),

@@ -116,3 +116,26 @@ def test_the_type_validates_ints_and_text_and_writes_strings() -> None:
         assert raised.value.errors()[0]["type"] in ("snowflake_id", "snowflake_id_type"), bad
     with pytest.raises(ValidationError, match="9223372036854775808"):
         Order(id=str(MAX_ID + 1), customer_id=None, note="")
+
+
+def test_ids_nested_in_lists_dicts_and_strict_models_round_trip() -> None:
+    from typing import Dict as D, List
+
+    from pydantic import ConfigDict
+
+    class Line(BaseModel):
+        id: SnowflakeId
+
+    class Basket(BaseModel):
+        model_config = ConfigDict(strict=True)
+        ids: List[SnowflakeId]
+        by_name: D[str, SnowflakeId]
+        lines: List[Line]
+
+    basket = Basket(ids=[1, str(MAX_ID)], by_name={"a": MAX_ID}, lines=[Line(id=MAX_ID)])
+    text = basket.model_dump_json()
+    assert text == ('{"ids":["1","9223372036854775807"],"by_name":{"a":"9223372036854775807"},'
+                    '"lines":[{"id":"9223372036854775807"}]}')
+    assert Basket.model_validate_json(text) == basket
+    assert basket.model_dump(mode="json")["ids"] == ["1", str(MAX_ID)]
+    js_client_reads(text, {"ids.1": MAX_ID, "by_name.a": MAX_ID, "lines.0.id": MAX_ID})

@@ -4,6 +4,7 @@ inserts nothing."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -11,9 +12,9 @@ import pytest
 import snowfleet
 from alembic import command
 from alembic.config import Config
-from snowfleet.sqlalchemy import SnowflakeId
+from snowfleet.sqlalchemy import SnowflakeId, minted_by
 from snowfleet.testing import ScriptedClock
-from sqlalchemy import String, create_engine, select, text
+from sqlalchemy import String, create_engine, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -30,7 +31,7 @@ class Base(DeclarativeBase):
 
 class Order(Base):
     __tablename__ = "orders"
-    id: Mapped[int] = mapped_column(SnowflakeId, primary_key=True, default=ids.next_id)
+    id: Mapped[int] = mapped_column(SnowflakeId, primary_key=True, default=minted_by(ids))
     customer_id: Mapped[Optional[int]] = mapped_column(SnowflakeId)
     note: Mapped[str] = mapped_column(String(40), default="")
 
@@ -62,8 +63,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def migrate(url: str, tmp_path: Path) -> str:
-    """alembic init, revision --autogenerate from the models, upgrade head; returns the
-    migration's text."""
+    """alembic init, revision --autogenerate from the models, upgrade head, then alembic
+    check (autogenerate finds nothing left to do); returns the migration's text."""
     cfg = Config(str(tmp_path / "alembic.ini"))
     cfg.set_main_option("sqlalchemy.url", url)
     cfg.attributes["target_metadata"] = Base.metadata
@@ -74,6 +75,7 @@ def migrate(url: str, tmp_path: Path) -> str:
     command.revision(cfg, message="orders", autogenerate=True)
     (migration,) = (scripts / "versions").glob("*.py")
     command.upgrade(cfg, "head")
+    command.check(cfg)
     return migration.read_text()
 
 
@@ -82,6 +84,12 @@ def test_ids_arrive_unchanged_through_an_alembic_migration(database: str, tmp_pa
     assert "import snowfleet.sqlalchemy" in migration, migration
     assert "sa.Column('id', snowfleet.sqlalchemy.SnowflakeId()" in migration, migration
     engine: Engine = create_engine(database)
+    if engine.dialect.name == "postgresql":  # a plain bigint: no sequence, no default
+        with engine.connect() as conn:
+            column = conn.execute(text(
+                "SELECT column_default, is_identity, pg_get_serial_sequence('orders', 'id') "
+                "FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'id'")).one()
+        assert tuple(column) == (None, "NO", None), column
     with Session(engine) as session:
         orders = [Order(note=f"n{i}") for i in range(3)]
         session.add_all(orders)
@@ -138,3 +146,61 @@ def test_bad_ids_are_refused_before_the_database() -> None:
                 session.flush()
             assert isinstance(raised.value.orig, error), (bad, raised.value)
             session.rollback()
+
+
+def test_core_and_bulk_inserts_mint_an_id_per_row(database: str) -> None:
+    engine = create_engine(database)
+    Base.metadata.create_all(engine)
+    table = Order.__table__
+    with engine.begin() as conn:  # Core, no ORM: executemany, multi-VALUES, RETURNING
+        conn.execute(insert(table), [{"note": "many0"}, {"note": "many1"}])
+        conn.execute(insert(table).values([{"note": "values0"}, {"note": "values1"}]))
+        returned = conn.execute(insert(table).returning(table.c.id), [{"note": "ret"}]).scalars().all()
+    with Session(engine) as session:  # the ORM's bulk insert
+        session.execute(insert(Order), [{"note": "bulk0"}, {"note": "bulk1"}, {"note": "bulk2"}])
+        session.commit()
+        rows = session.execute(select(Order.id, Order.note)).all()
+    minted = [r.id for r in rows]
+    assert len(rows) == 8 and len(set(minted)) == 8, rows
+    assert all(snowfleet.decode(i).node_id == NODE for i in minted)
+    assert returned[0] in minted
+    engine.dispose()
+
+
+rewinding: Optional[snowfleet.Generator] = None
+
+
+class RewindBase(DeclarativeBase):
+    pass
+
+
+class Invoice(RewindBase):
+    __tablename__ = "invoices"
+    id: Mapped[int] = mapped_column(SnowflakeId, primary_key=True,
+                                    default=minted_by(lambda: rewinding))  # type: ignore[arg-type, return-value]
+    note: Mapped[str] = mapped_column(String(40), default="")
+
+
+def test_a_rewind_in_the_column_default_raises_clock_moved_backwards(tmp_path: Path) -> None:
+    """The error a web service maps to 503 is the one the flush raises, not a wrapper."""
+    global rewinding
+    engine = create_engine(f"sqlite:///{tmp_path / 'rewind.db'}")
+    RewindBase.metadata.create_all(engine)
+    clock = ScriptedClock([1737747359000, 1737747358400])  # then 600 ms back, frozen
+    rewinding = snowfleet.Generator(node_id=3, clock=clock, max_wait_ms=0)
+    try:
+        with Session(engine) as session:
+            session.add(Invoice(note="before"))
+            session.commit()
+            session.add(Invoice(note="after"))
+            with pytest.raises(snowfleet.ClockMovedBackwards) as raised:
+                session.commit()
+            assert raised.value.drift_ms == 600
+            again = pickle.loads(pickle.dumps(raised.value))
+            assert type(again) is snowfleet.ClockMovedBackwards and again.drift_ms == 600
+            session.rollback()
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT note FROM invoices")).scalars().all() == ["before"]
+    finally:
+        rewinding = None
+        engine.dispose()

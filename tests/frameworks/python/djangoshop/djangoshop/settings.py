@@ -1,7 +1,9 @@
 """A small Django project whose primary keys are snowfleet ids: DEFAULT_AUTO_FIELD is
-SnowflakeAutoField. The database is PostgreSQL (SNOWFLEET_DJANGO_DB=postgresql, the libpq
+SnowflakeAutoField (SNOWFLEET_DEFAULT_AUTO_FIELD names another; SNOWFLEET_DJANGO_OPTIONS is
+SNOWFLEET as JSON). The database is PostgreSQL (SNOWFLEET_DJANGO_DB=postgresql, the libpq
 URL in SNOWFLEET_PG_URL) or SQLite."""
 
+import json
 import os
 from urllib.parse import urlsplit
 
@@ -10,8 +12,9 @@ DEBUG = False
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 USE_TZ = True
 ROOT_URLCONF = "djangoshop.urls"
-DEFAULT_AUTO_FIELD = "snowfleet.django.SnowflakeAutoField"
-SNOWFLEET = {"node_source": os.environ.get("SNOWFLEET_NODE_SOURCE", "static:21")}
+DEFAULT_AUTO_FIELD = os.environ.get("SNOWFLEET_DEFAULT_AUTO_FIELD", "snowfleet.django.SnowflakeAutoField")
+SNOWFLEET = json.loads(os.environ.get("SNOWFLEET_DJANGO_OPTIONS", "null")) or {
+    "node_source": os.environ.get("SNOWFLEET_NODE_SOURCE", "static:21")}
 
 INSTALLED_APPS = [
     "django.contrib.admin",

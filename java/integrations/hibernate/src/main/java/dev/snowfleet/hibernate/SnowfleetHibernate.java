@@ -5,17 +5,25 @@ import dev.snowfleet.Uuid7Generator;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The generators behind {@link SnowflakeId} and {@link Uuid7Id}: one per process, given at
- * start (the Spring Boot auto-configuration does it with its bean) and cleared at shutdown.
+ * The generators behind {@link SnowflakeId} and {@link Uuid7Id}: a session factory's own,
+ * given in its settings ({@link #GENERATOR}, {@link #UUID7_GENERATOR}: the Spring Boot
+ * auto-configuration puts its beans there, so each application context mints with its own),
+ * else the process's, given at start and cleared at shutdown:
  *
  * <pre>{@code
  * Generator ids = Generator.builder().nodeSource("local").build();
- * SnowfleetHibernate.use(ids);      // before the first insert
+ * settings.put(SnowfleetHibernate.GENERATOR, ids);   // this session factory's, or
+ * SnowfleetHibernate.use(ids);                       // the process's, before the first insert
  * ...
- * SnowfleetHibernate.clear(ids);    // at shutdown, then ids.close()
+ * SnowfleetHibernate.clear(ids);                     // at shutdown, then ids.close()
  * }</pre>
  */
 public final class SnowfleetHibernate {
+    /** The session factory setting holding its {@code Generator} (an object, not text). */
+    public static final String GENERATOR = "dev.snowfleet.hibernate.generator";
+    /** The session factory setting holding its {@code Uuid7Generator}. */
+    public static final String UUID7_GENERATOR = "dev.snowfleet.hibernate.uuid7_generator";
+
     private static final AtomicReference<Generator> IDS = new AtomicReference<>();
     private static final AtomicReference<Uuid7Generator> UUIDS = new AtomicReference<>();
 

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.Version;
+import com.fasterxml.jackson.core.type.WritableTypeId;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.introspect.Annotated;
 import com.fasterxml.jackson.databind.introspect.NopAnnotationIntrospector;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.snowfleet.InvalidArgumentException;
 import dev.snowfleet.Snowfleet;
@@ -93,6 +95,15 @@ public final class SnowfleetModule extends SimpleModule {
         @Override
         public void serialize(Long value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
             gen.writeString(Long.toString(value));
+        }
+
+        /** Under default typing: the string with the type id Long's own serializer would write. */
+        @Override
+        public void serializeWithType(Long value, JsonGenerator gen, SerializerProvider serializers,
+                TypeSerializer typeSer) throws IOException {
+            WritableTypeId typeId = typeSer.writeTypePrefix(gen, typeSer.typeId(value, JsonToken.VALUE_STRING));
+            serialize(value, gen, serializers);
+            typeSer.writeTypeSuffix(gen, typeId);
         }
     }
 

@@ -3,8 +3,10 @@ package dev.snowfleet.jackson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +40,36 @@ class SnowfleetModuleTest {
             JsonMappingException e = assertThrows(JsonMappingException.class,
                     () -> json.readValue("{\"id\":" + bad + ",\"customerId\":null,\"lines\":[],\"count\":0}", Order.class));
             assertEquals(true, e.getMessage().contains(bad.replace("\"", "")), e.getMessage());
+        }
+    }
+
+    /** A mapper with default typing, as a Redis or Hazelcast cache of entities configures it. */
+    static ObjectMapper typed(ObjectMapper.DefaultTyping typing) {
+        return new ObjectMapper().registerModule(new SnowfleetModule()).activateDefaultTyping(
+                BasicPolymorphicTypeValidator.builder().allowIfBaseType(Object.class).build(),
+                typing, JsonTypeInfo.As.PROPERTY);
+    }
+
+    public static class Cached {
+        @IdAsString public Long id;
+        @IdAsString public List<Long> lines;
+        public Object payload;
+    }
+
+    @Test
+    void idsSurviveDefaultTyping() throws Exception {
+        Cached c = new Cached();
+        c.id = Long.MAX_VALUE;
+        c.lines = new java.util.ArrayList<>(List.of(1L, Long.MAX_VALUE));
+        c.payload = "x";
+        for (ObjectMapper.DefaultTyping typing : new ObjectMapper.DefaultTyping[] {
+                ObjectMapper.DefaultTyping.NON_FINAL, ObjectMapper.DefaultTyping.EVERYTHING}) {
+            ObjectMapper m = typed(typing);
+            String text = m.writeValueAsString(c);
+            assertEquals(true, text.contains("\"9223372036854775807\""), typing + ": " + text);
+            Cached back = m.readValue(text, Cached.class);
+            assertEquals(c.id, back.id, typing + ": " + text);
+            assertEquals(c.lines, back.lines, typing + ": " + text);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.snowfleet.spring;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -35,4 +37,15 @@ public class SnowfleetProperties {
     public void setMaxWaitMs(Double maxWaitMs) { this.maxWaitMs = maxWaitMs; }
     public Long getMaxDriftMs() { return maxDriftMs; }
     public void setMaxDriftMs(Long maxDriftMs) { this.maxDriftMs = maxDriftMs; }
+
+    /** The properties set, as {@code [snowfleet.node-id=5, ...]}, for messages. */
+    String given() {
+        List<String> set = new ArrayList<>();
+        Object[][] all = {{"node-id", nodeId}, {"node-source", nodeSource}, {"layout", layout}, {"mode", mode},
+            {"max-wait-ms", maxWaitMs}, {"max-drift-ms", maxDriftMs}};
+        for (Object[] p : all) {
+            if (p[1] != null) set.add("snowfleet." + p[0] + "=" + p[1]);
+        }
+        return set.toString();
+    }
 }

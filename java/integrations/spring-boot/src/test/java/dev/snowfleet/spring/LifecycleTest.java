@@ -45,4 +45,27 @@ class LifecycleTest {
                     String.valueOf(context.getStartupFailure()));
         });
     }
+
+    /** Each bad value fails the start with a message naming the property, its value and the rule. */
+    @Test
+    void aBadPropertyIsAStartupFailureNamingItAndItsValue() {
+        String[][] cases = {
+            {"snowfleet.mode=sloppy", "snowfleet.mode", "sloppy"},
+            {"snowfleet.layout=41.10.13", "snowfleet.layout", "41.10.13"},
+            {"snowfleet.node-id=5000", "snowfleet.node-id", "5000"},
+            {"snowfleet.max-wait-ms=-1", "snowfleet.max-wait-ms", "-1"},
+            {"snowfleet.node-source=stattic:3", "snowfleet.node-source", "stattic:3"},
+        };
+        for (String[] c : cases) {
+            runner.withPropertyValues(c[0], c[0].startsWith("snowfleet.node") ? "snowfleet.mode=strict" : "snowfleet.node-id=1")
+                    .run(context -> {
+                        Throwable failure = context.getStartupFailure();
+                        assertTrue(failure != null, c[0]);
+                        String all = "";
+                        for (Throwable t = failure; t != null; t = t.getCause()) all += t.getMessage() + "\n";
+                        assertTrue(all.contains(c[1] + "=" + c[2]) || all.contains(c[1] + " with value '" + c[2] + "'"),
+                                c[0] + " -> " + all);
+                    });
+        }
+    }
 }
