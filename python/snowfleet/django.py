@@ -69,7 +69,7 @@ def _options() -> Dict[str, Any]:
     return options
 
 
-@checks.register()  # type: ignore[misc, unused-ignore]
+@checks.register()  # type: ignore[misc, untyped-decorator, unused-ignore]
 def check_settings(app_configs: Any = None, **kwargs: Any) -> List[Any]:
     """``manage.py check`` (and runserver, migrate): settings.SNOWFLEET's shape and names,
     without making a generator (no lease is claimed by a check)."""

@@ -68,7 +68,7 @@ class SnowflakeId(TypeDecorator[int]):  # type: ignore[misc, unused-ignore]
         return None if value is None else int(value)
 
 
-@event.listens_for(SnowflakeId, "after_parent_attach")  # type: ignore[misc, unused-ignore]
+@event.listens_for(SnowflakeId, "after_parent_attach")  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _no_sequence(type_: SnowflakeId, column: Any) -> None:
     """A SnowflakeId column is never SERIAL/IDENTITY: SQLAlchemy's autoincrement="auto" would
     make a lone integer primary key one wherever the column has no Python default, as in an
