@@ -144,14 +144,42 @@ function runOne(c, a, where) {
       if (l) assert.equal(l.toString(), c.expect.text, where);
       return;
     }
-    case 'fields': {
-      const g = new sf.Generator({ nodeId: 9, clock: new sf.testing.ScriptedClock(FROZEN_MS) });
-      const record = a.record === 'stats' ? g.stats() : g.status();
-      assert.deepEqual(Object.keys(record), c.expect.names.map(camel), where);
+    case 'fields':
+      assert.deepEqual(fieldNames(a.record), c.expect.names.map(camel), where);
       return;
-    }
     default:
       throw new Error(`${where}: unknown arguments op '${c.op}'`);
+  }
+}
+
+// Layout properties that are not fields of the list: its preset name and whether split.
+const LAYOUT_EXTRAS = ['preset', 'split'];
+
+/** The names the package really offers for `record`, in the order it offers them. */
+function fieldNames(record) {
+  switch (record) {
+    case 'stats':
+    case 'status': {
+      const g = new sf.Generator({ nodeId: 9, clock: new sf.testing.ScriptedClock(FROZEN_MS) });
+      return Object.keys(record === 'stats' ? g.stats() : g.status());
+    }
+    case 'layout':
+      return Object.keys(new sf.Layout()).filter((k) => !LAYOUT_EXTRAS.includes(k));
+    case 'generator_args': {
+      // The options the constructor accepts, in its order: the one list its message for an
+      // unknown key names.
+      let message = '';
+      try {
+        new sf.Generator({ nodeId: 9, notAnOption: 1 });
+      } catch (e) {
+        message = e.message;
+      }
+      const m = /expected one of (.*)\)$/.exec(message);
+      assert.ok(m, `an unknown option names the accepted ones: ${message}`);
+      return m[1].split(', ');
+    }
+    default:
+      throw new Error(`unknown fields record '${record}'`);
   }
 }
 

@@ -105,13 +105,13 @@ class Generator(_core.Generator):
         node_id: Optional[int] = None,
         *,
         layout: Union[Layout, str, None] = None,
+        datacenter_id: Optional[int] = None,
+        machine_id: Optional[int] = None,
+        node_source: Optional[str] = None,
         mode: Optional[str] = None,
         max_wait_ms: Optional[float] = None,
         max_drift_ms: Optional[int] = None,
         clock: Optional[_core.ScriptedClock] = None,
-        node_source: Optional[str] = None,
-        datacenter_id: Optional[int] = None,
-        machine_id: Optional[int] = None,
     ) -> None:
         # Only host type conversion here: None means "not given", and the core decides
         # which combinations are valid and what the defaults are.

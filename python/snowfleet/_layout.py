@@ -124,6 +124,11 @@ class Layout:
             raise AttributeError("Layout is immutable")
         object.__setattr__(self, name, value)
 
+    @property
+    def split(self) -> bool:
+        """True when the node is split into datacenter + machine."""
+        return self._native.split
+
     # ---- fields and derived limits ------------------------------------------------------
 
     @property
@@ -157,19 +162,14 @@ class Layout:
         return self._native.sequence_bits
 
     @property
-    def split(self) -> bool:
-        """True when the node is split into datacenter + machine."""
-        return self._native.split
+    def timestamp_shift(self) -> int:
+        """Bit position of the timestamp field (== node_bits + sequence_bits)."""
+        return self._native.timestamp_shift
 
     @property
     def node_shift(self) -> int:
         """Bit position of the node field (== sequence_bits)."""
         return self._native.node_shift
-
-    @property
-    def timestamp_shift(self) -> int:
-        """Bit position of the timestamp field (== node_bits + sequence_bits)."""
-        return self._native.timestamp_shift
 
     @property
     def max_node_id(self) -> int:

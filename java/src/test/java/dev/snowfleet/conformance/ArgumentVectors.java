@@ -16,11 +16,14 @@ import dev.snowfleet.Snowfleet;
 import dev.snowfleet.Stats;
 import dev.snowfleet.Status;
 import dev.snowfleet.testing.ScriptedClock;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.function.Executable;
 
@@ -340,16 +343,51 @@ final class ArgumentVectors {
         return Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
     }
 
+    // Layout getters that are not fields of the list, and Object's own methods.
+    private static final Set<String> LAYOUT_EXTRAS = Set.of("split", "presetName", "toString", "hashCode");
+
+    /** Public instance methods of type taking params parameters, by name (no order in Java). */
+    static Set<String> methodNames(Class<?> type, int params) {
+        Set<String> out = new TreeSet<>();
+        for (Method m : type.getMethods()) {
+            if (!Modifier.isStatic(m.getModifiers()) && m.getParameterCount() == params
+                    && m.getDeclaringClass() == type) {
+                out.add(m.getName());
+            }
+        }
+        return out;
+    }
+
     static void fields(JsonNode c) {
         String record = asText(c.get("args").get("record"));
+        List<String> want = new ArrayList<>();
+        c.get("expect").get("names").forEach(n -> want.add(camel(n.asText())));
+        assertFalse(want.isEmpty());
+        String what = c.path("id").asText();
+        switch (record) {
+            case "layout" -> {
+                Set<String> got = methodNames(Layout.class, 0);
+                got.removeAll(LAYOUT_EXTRAS);
+                assertEquals(new TreeSet<>(want), got, what + ": Layout getters");
+                return;
+            }
+            case "generator_args" -> {
+                Set<String> got = new TreeSet<>();
+                for (Method m : Generator.Builder.class.getMethods()) {
+                    if (m.getParameterCount() == 1 && m.getReturnType() == Generator.Builder.class) {
+                        got.add(m.getName());
+                    }
+                }
+                assertEquals(new TreeSet<>(want), got, what + ": Generator.Builder setters");
+                return;
+            }
+            default -> { }
+        }
         Class<? extends Record> type = switch (record) {
             case "stats" -> Stats.class;
             case "status" -> Status.class;
             default -> throw new AssertionError("unknown record " + record);
         };
-        List<String> want = new ArrayList<>();
-        c.get("expect").get("names").forEach(n -> want.add(camel(n.asText())));
-        assertFalse(want.isEmpty());
-        assertEquals(want, componentNames(type), c.path("id").asText() + ": " + type.getSimpleName() + " components");
+        assertEquals(want, componentNames(type), what + ": " + type.getSimpleName() + " components");
     }
 }
