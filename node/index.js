@@ -316,7 +316,11 @@ class ScriptedClock {
 
 // ---- Generator ----------------------------------------------------------------------------
 
-const GENERATOR_OPTIONS = ['layout', 'nodeId', 'datacenterId', 'machineId', 'nodeSource', 'mode', 'maxWaitMs', 'maxDriftMs', 'clock'];
+// SNOWFLEET_GENERATOR_ARGS's camel names, in newGenerator's order (lists.h).
+const GENERATOR_OPTIONS = Object.freeze([...binding.generatorOptions]);
+const LAYOUT_ARG = GENERATOR_OPTIONS.indexOf('layout');
+const CLOCK_ARG = GENERATOR_OPTIONS.indexOf('clock');
+if (LAYOUT_ARG < 0 || CLOCK_ARG < 0) throw new Error(`snowfleet: the addon's generator options lack layout or clock: ${GENERATOR_OPTIONS}`);
 
 /** A thread-safe Snowflake id generator over the C++ core. */
 class Generator {
@@ -325,8 +329,8 @@ class Generator {
 
   constructor(options) {
     const args = shape(options, GENERATOR_OPTIONS, 'Generator option');
-    args[0] = layoutArg(args[0]);
-    args[8] = clockArg(args[8]);
+    args[LAYOUT_ARG] = layoutArg(args[LAYOUT_ARG]);
+    args[CLOCK_ARG] = clockArg(args[CLOCK_ARG]);
     const g = binding.newGenerator(...args);
     this.#g = g;
     // The hot methods are the native functions themselves, bound to the core generator:

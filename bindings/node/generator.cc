@@ -105,21 +105,37 @@ Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   return env.Undefined();
 }
 
-/// newGenerator(the options, in this order) -> { the methods, nodeId, mode, maxWaitMs,
-/// maxDriftMs, layout }. node/index.js passes the options the user gave and undefined for
-/// the others; the core's resolve_options() applies every rule and default.
+// Each kind of SNOWFLEET_GENERATOR_ARGS as the host gives it; undefined: not given.
+std::optional<snowfleet::Layout> ArgLAYOUT(Napi::Value v, const char* name) {
+  return Optional(v, name, ToLayout);
+}
+std::optional<int64_t> ArgI64(Napi::Value v, const char* name) {
+  return Optional(v, name, ToInt64);
+}
+std::optional<double> ArgF64(Napi::Value v, const char* name) {
+  return Optional(v, name, ToDouble);
+}
+std::optional<std::string> ArgTEXT(Napi::Value v, const char* name) {
+  return Optional(v, name, ToString);
+}
+std::optional<std::string> ArgMODE(Napi::Value v, const char* name) {
+  return Optional(v, name, ToString);
+}
+std::shared_ptr<snowfleet::Clock> ArgCLOCK(Napi::Value v, const char* name) {
+  return Optional(v, name, ToScriptedClock).value_or(nullptr);
+}
+
+/// newGenerator(the options in SNOWFLEET_GENERATOR_ARGS's order, generatorOptions) -> { the
+/// methods, nodeId, mode, maxWaitMs, maxDriftMs, layout }. node/index.js passes the options
+/// the user gave and undefined for the others; the core's resolve_options() applies every
+/// rule and default.
 Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   snowfleet::GeneratorArgs a;
-  a.layout = Optional(info[0], "layout", ToLayout);
-  a.node_id = Optional(info[1], "nodeId", ToInt64);
-  a.datacenter_id = Optional(info[2], "datacenterId", ToInt64);
-  a.machine_id = Optional(info[3], "machineId", ToInt64);
-  a.node_source = Optional(info[4], "nodeSource", ToString);
-  a.mode = Optional(info[5], "mode", ToString);
-  a.max_wait_ms = Optional(info[6], "maxWaitMs", ToDouble);
-  a.max_drift_ms = Optional(info[7], "maxDriftMs", ToInt64);
-  a.clock = Optional(info[8], "clock", ToScriptedClock).value_or(nullptr);
+  size_t i = 0;
+#define SNOWFLEET_NODE_ARG(name, camel, kind, doc) a.name = Arg##kind(info[i++], camel);
+  SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_NODE_ARG)
+#undef SNOWFLEET_NODE_ARG
   const auto gen = std::make_shared<Generator>(snowfleet::resolve_options(std::move(a)));
   const Napi::Object fixed =
       Obj(env, {{"nodeId", FromInt(env, gen->node_id())},
@@ -145,6 +161,11 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
 void InitGenerator(Napi::Object exports) {
   Export(exports, {{"newGenerator", Fn<NewGenerator>}});
   exports.Set("maxBatch", Napi::Number::New(exports.Env(), Generator::kMaxBatch));
+  // The option keys newGenerator takes, in its order: node/index.js's Generator reads them.
+  Napi::Array names = Napi::Array::New(exports.Env());
+  for (const auto& f : snowfleet::generator_arg_fields())
+    names.Set(names.Length(), Napi::String::New(exports.Env(), f.camel));
+  exports.Set("generatorOptions", names);
 }
 
 }  // namespace snowfleet_node
