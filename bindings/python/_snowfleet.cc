@@ -70,21 +70,11 @@ void add_layout(py::module_& m) {
           "which go together.")
       .def("to_string", &sf::Layout::to_string)
       .def_property_readonly("preset_name", &sf::Layout::preset_name)
-      .def_property_readonly("epoch_ms", &sf::Layout::epoch_ms)
-      .def_property_readonly("timestamp_bits", &sf::Layout::timestamp_bits)
-      .def_property_readonly("node_bits", &sf::Layout::node_bits)
-      .def_property_readonly("datacenter_bits", &sf::Layout::datacenter_bits)
-      .def_property_readonly("machine_bits", &sf::Layout::machine_bits)
-      .def_property_readonly("sequence_bits", &sf::Layout::sequence_bits)
       .def_property_readonly("split", &sf::Layout::split)
-      .def_property_readonly("node_shift", &sf::Layout::node_shift)
-      .def_property_readonly("timestamp_shift", &sf::Layout::timestamp_shift)
-      .def_property_readonly("max_node_id", &sf::Layout::max_node_id)
-      .def_property_readonly("max_datacenter_id", &sf::Layout::max_datacenter_id)
-      .def_property_readonly("max_machine_id", &sf::Layout::max_machine_id)
-      .def_property_readonly("max_sequence", &sf::Layout::max_sequence)
-      .def_property_readonly("max_elapsed_ms", &sf::Layout::max_elapsed_ms)
-      .def_property_readonly("max_timestamp_ms", &sf::Layout::max_timestamp_ms)
+#define SNOWFLEET_PY_LAYOUT_FIELD(name, camel, kind, doc) \
+  .def_property_readonly(#name, &sf::Layout::name, doc)
+      SNOWFLEET_LAYOUT_FIELDS(SNOWFLEET_PY_LAYOUT_FIELD)
+#undef SNOWFLEET_PY_LAYOUT_FIELD
       .def(
           "__eq__", [](const sf::Layout& a, const sf::Layout& b) { return a == b; },
           py::is_operator());
@@ -231,6 +221,13 @@ PYBIND11_MODULE(_snowfleet, m) {
   m.def(
       "status_fields", [] { return fields(sf::status_fields()); },
       "[(name, doc)] of the core's Status fields, in order (SNOWFLEET_STATUS_FIELDS).");
+
+  m.def(
+      "layout_fields", [] { return fields(sf::layout_fields()); },
+      "[(name, doc)] of a layout's properties, in order (SNOWFLEET_LAYOUT_FIELDS).");
+  m.def(
+      "generator_args", [] { return fields(sf::generator_arg_fields()); },
+      "[(name, doc)] of a generator's arguments, in order (SNOWFLEET_GENERATOR_ARGS).");
 
   add_layout(m);
   add_codec(m);

@@ -79,23 +79,22 @@ void dealloc(PyObject* self) {
 
 // ---- construction -------------------------------------------------------------------------
 
-void init(py::handle self, std::optional<sf::Layout> layout, std::optional<int64_t> node_id,
-          std::optional<int64_t> datacenter_id, std::optional<int64_t> machine_id,
-          std::optional<std::string> node_source, std::optional<std::string> mode,
-          std::optional<double> max_wait_ms, std::optional<int64_t> max_drift_ms,
-          std::shared_ptr<sf::ScriptedClock> clock) {
+// Each kind of SNOWFLEET_GENERATOR_ARGS as Python gives it (None: not given).
+#define SNOWFLEET_PY_ARG_LAYOUT std::optional<sf::Layout>
+#define SNOWFLEET_PY_ARG_I64 std::optional<int64_t>
+#define SNOWFLEET_PY_ARG_F64 std::optional<double>
+#define SNOWFLEET_PY_ARG_TEXT std::optional<std::string>
+#define SNOWFLEET_PY_ARG_MODE std::optional<std::string>
+#define SNOWFLEET_PY_ARG_CLOCK std::shared_ptr<sf::ScriptedClock>
+#define SNOWFLEET_PY_PARAM(name, camel, kind, doc) , SNOWFLEET_PY_ARG_##kind name
+#define SNOWFLEET_PY_SET(name, camel, kind, doc) args.name = std::move(name);
+
+// Generator.__init__(self, every argument of SNOWFLEET_GENERATOR_ARGS by its name).
+void init(py::handle self SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_PY_PARAM)) {
   GeneratorObject* obj = object_of(self);
   if (obj->gen != nullptr) throw py::type_error("Generator.__init__() may run only once");
   sf::GeneratorArgs args;
-  args.layout = std::move(layout);
-  args.node_id = node_id;
-  args.datacenter_id = datacenter_id;
-  args.machine_id = machine_id;
-  args.node_source = std::move(node_source);
-  args.mode = std::move(mode);
-  args.max_wait_ms = max_wait_ms;
-  args.max_drift_ms = max_drift_ms;
-  args.clock = std::move(clock);
+  SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_PY_SET)
   args.wait_hooks = gil_wait_hooks();
   GeneratorHolder made;
   {
@@ -107,6 +106,8 @@ void init(py::handle self, std::optional<sf::Layout> layout, std::optional<int64
   if (obj->gen != nullptr) throw py::type_error("Generator.__init__() may run only once");
   obj->gen = made.release();
 }
+#undef SNOWFLEET_PY_SET
+#undef SNOWFLEET_PY_PARAM
 
 // ---- batches, records ---------------------------------------------------------------------
 
@@ -204,9 +205,10 @@ void add_generator_type(py::module_& m) {
   // Named "Generator", not "__init__": pybind11 treats a function named __init__ as a
   // constructor of one of its own classes.
   type.attr("__init__") = py::cpp_function(
-      &init, py::name("Generator"), py::is_method(type), py::arg("layout"), py::arg("node_id"),
-      py::arg("datacenter_id"), py::arg("machine_id"), py::arg("node_source"), py::arg("mode"),
-      py::arg("max_wait_ms"), py::arg("max_drift_ms"), py::arg("clock"),
+#define SNOWFLEET_PY_KWARG(name, camel, kind, doc) py::arg(#name),
+      &init, py::name("Generator"), py::is_method(type),
+      SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_PY_KWARG)
+#undef SNOWFLEET_PY_KWARG
       "Every argument may be None (not given); the core applies the rules and defaults.");
   method(type, "_next_ids", &next_ids, py::arg("n"));
   method(

@@ -17,6 +17,8 @@ namespace snowfleet_python {
 void add_text_range(py::module_& m) {
   m.def("min_id", &sf::min_id, py::arg("layout"), py::arg("timestamp_ms"));
   m.def("max_id", &sf::max_id, py::arg("layout"), py::arg("timestamp_ms"));
+  m.def("whole_ms", &sf::whole_ms, py::arg("name"), py::arg("seconds"), py::arg("nanos"),
+        "Unix ms of seconds + nanos after the Unix epoch; refuses a sub-millisecond part.");
   m.def(
       "id_range",
       [](const sf::Layout& layout, int64_t start_ms, int64_t end_ms, int64_t slack_ms) {

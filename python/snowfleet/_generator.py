@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import inspect
 from types import TracebackType
 from typing import List, NamedTuple, Optional, Tuple, Type, Union
 
@@ -121,16 +122,19 @@ class Generator(_core.Generator):
             )
         if clock is not None and not getattr(clock, "_ready", True):
             raise TypeError("clock is a ScriptedClock whose construction failed")
+        # By name: the native constructor's parameters are SNOWFLEET_GENERATOR_ARGS's names.
         super().__init__(
-            None if layout is None else layout_arg(layout)._native,
-            None if node_id is None else as_int(node_id, "node_id"),
-            None if datacenter_id is None else as_int(datacenter_id, "datacenter_id"),
-            None if machine_id is None else as_int(machine_id, "machine_id"),
-            None if node_source is None else as_str(node_source, "node_source"),
-            None if mode is None else as_str(mode, "mode"),
-            None if max_wait_ms is None else as_float(max_wait_ms, "max_wait_ms"),
-            None if max_drift_ms is None else as_int(max_drift_ms, "max_drift_ms"),
-            clock,
+            layout=None if layout is None else layout_arg(layout)._native,
+            node_id=None if node_id is None else as_int(node_id, "node_id"),
+            datacenter_id=(
+                None if datacenter_id is None else as_int(datacenter_id, "datacenter_id")
+            ),
+            machine_id=None if machine_id is None else as_int(machine_id, "machine_id"),
+            node_source=None if node_source is None else as_str(node_source, "node_source"),
+            mode=None if mode is None else as_str(mode, "mode"),
+            max_wait_ms=None if max_wait_ms is None else as_float(max_wait_ms, "max_wait_ms"),
+            max_drift_ms=None if max_drift_ms is None else as_int(max_drift_ms, "max_drift_ms"),
+            clock=clock,
         )
 
     # next_id() is the native method itself (see bindings/python/_snowfleet.cc).
@@ -173,3 +177,20 @@ class Generator(_core.Generator):
             f"Generator(node_id={self.node_id}, layout={str(self.layout)!r}, "
             f"mode={self.mode!r}{state})"
         )
+
+
+def _check_core_args() -> None:
+    """Checks that Generator's arguments are the core's (``_snowfleet.generator_args()``,
+    SNOWFLEET_GENERATOR_ARGS): node_id, also positional, first, then the keyword-only ones in
+    the core's order."""
+    params = list(inspect.signature(Generator.__init__).parameters.values())[1:]
+    positional = [p.name for p in params if p.kind != p.KEYWORD_ONLY]
+    keywords = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+    core = [name for name, _ in _core.generator_args()]
+    if not set(positional) <= set(core) or keywords != [n for n in core if n not in positional]:
+        raise ImportError(
+            f"snowfleet.Generator takes {positional + keywords}, the core's are {core}"
+        )
+
+
+_check_core_args()

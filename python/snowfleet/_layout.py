@@ -202,6 +202,27 @@ class Layout:
         return self._native.max_timestamp_ms
 
 
+# Layout properties that are not in the core's list: its text, preset name and whether split.
+_NOT_FIELDS = ("text", "preset", "split")
+
+
+def _adopt_core_fields() -> None:
+    """Checks that Layout declares the core's layout fields (``_snowfleet.layout_fields()``,
+    SNOWFLEET_LAYOUT_FIELDS) in the core's order (the declarations above exist for type
+    checkers; the core's list is the definition) and gives each the core's doc."""
+    props = {n: v for n, v in vars(Layout).items() if isinstance(v, property)}
+    declared = tuple(n for n in props if n not in _NOT_FIELDS)
+    fields = _core.layout_fields()
+    core = tuple(name for name, _ in fields)
+    if declared != core:
+        raise ImportError(f"snowfleet.Layout declares {declared}, the core's fields are {core}")
+    for name, doc in fields:
+        setattr(Layout, name, property(props[name].fget, doc=doc))
+
+
+_adopt_core_fields()
+
+
 def _given(value: object, name: str) -> Optional[int]:
     """None (not given) as is, else the value as an int64 (the host's type check only)."""
     return None if value is None else as_int(value, name)

@@ -13,7 +13,6 @@ from ._layout import Layout, layout_arg
 
 Time = Union[_dt.datetime, int]
 _UNIX_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
-_MS = _dt.timedelta(milliseconds=1)
 
 
 def time_ms(value: object, name: str) -> int:
@@ -25,12 +24,9 @@ def time_ms(value: object, name: str) -> int:
             raise InvalidArgument(
                 f"{name} must be an aware datetime (with a tzinfo) or Unix ms, got the naive "
                 f"{_shown(value)}")
-        ms, rest = divmod(value - _UNIX_EPOCH, _MS)
-        if rest:
-            raise InvalidArgument(
-                f"{name} must be a whole millisecond (an id's timestamp is whole ms), got "
-                f"{_shown(value)}")
-        return int(ms)
+        delta = value - _UNIX_EPOCH
+        # The core's rule and message: whole milliseconds only, nothing rounded.
+        return _core.whole_ms(name, delta.days * 86400 + delta.seconds, delta.microseconds * 1000)
     if isinstance(value, _dt.date):
         raise TypeError(f"{name} must be an aware datetime or an int of Unix ms, got a date "
                         f"{_shown(value)}")
