@@ -11,8 +11,6 @@
 namespace snowfleet_java {
 namespace {
 
-constexpr int kLayoutFields = 14;
-
 snowfleet::Layout make_layout(int64_t epoch_ms, int timestamp_bits, int datacenter_bits,
                               int machine_bits, int sequence_bits) {
   // The Java Layout always came from the core, so this only rebuilds a valid value; the
@@ -31,12 +29,16 @@ jlongArray new_long_array(JNIEnv* env, const jlong* values, jsize n) {
 }
 
 jlongArray describe(JNIEnv* env, const snowfleet::Layout& l) {
-  const jlong v[kLayoutFields] = {l.epoch_ms(),          l.timestamp_bits(),  l.datacenter_bits(),
-                                  l.machine_bits(),      l.sequence_bits(),   l.node_bits(),
-                                  l.node_shift(),        l.timestamp_shift(), l.max_node_id(),
-                                  l.max_datacenter_id(), l.max_machine_id(),  l.max_sequence(),
-                                  l.max_elapsed_ms(),    l.max_timestamp_ms()};
-  return new_long_array(env, v, kLayoutFields);
+#define SNOWFLEET_JAVA_FIELD(name, camel, kind, doc) l.name(),
+  const jlong v[] = {SNOWFLEET_LAYOUT_FIELDS(SNOWFLEET_JAVA_FIELD)};
+#undef SNOWFLEET_JAVA_FIELD
+  return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));
+}
+
+std::string camel_names(const std::vector<snowfleet::FieldInfo>& fields) {
+  std::string out;
+  for (const auto& f : fields) out += (out.empty() ? "" : ",") + std::string(f.camel);
+  return out;
 }
 
 std::vector<snowfleet::ScriptedClock::Segment> segments_of(JNIEnv* env, jlongArray flat) {
@@ -101,6 +103,9 @@ jobject boxed(JNIEnv* env, snowfleet::LeaseState v) {
 }  // namespace
 
 // ---- layout and codec ------------------------------------------------------------------
+
+std::string layout_fields() { return camel_names(snowfleet::layout_fields()); }
+std::string generator_args() { return camel_names(snowfleet::generator_arg_fields()); }
 
 jlongArray layout_parse(JNIEnv* env, const std::string& text) {
   return describe(env, snowfleet::Layout::parse(text));

@@ -58,9 +58,12 @@ void throw_java_out_of_memory(JNIEnv* env) noexcept;
 
 // ---- layout and codec ------------------------------------------------------------------
 
-/// Every property of a layout, as long[14]: epoch_ms, timestamp_bits, datacenter_bits,
-/// machine_bits, sequence_bits, node_bits, node_shift, timestamp_shift, max_node_id,
-/// max_datacenter_id, max_machine_id, max_sequence, max_elapsed_ms, max_timestamp_ms.
+/// The camel names of SNOWFLEET_LAYOUT_FIELDS and SNOWFLEET_GENERATOR_ARGS (lists.h), in
+/// order, comma-separated: dev.snowfleet's Layout and Generator check theirs against them.
+std::string layout_fields();
+std::string generator_args();
+
+/// Every property of a layout, as long[] in SNOWFLEET_LAYOUT_FIELDS's order (layout_fields()).
 jlongArray layout_parse(JNIEnv* env, const std::string& text);
 
 /// snowfleet::LayoutArgs, filled one given field at a time: dev.snowfleet.Layout's builder

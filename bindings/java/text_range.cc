@@ -7,6 +7,10 @@
 
 namespace snowfleet_java {
 
+int64_t whole_ms(const std::string& name, int64_t seconds, int64_t nanos) {
+  return snowfleet::whole_ms(name, seconds, nanos);
+}
+
 int64_t min_id(const std::string& layout, int64_t ms) {
   return snowfleet::min_id(snowfleet::Layout::parse(layout), ms);
 }

@@ -13,6 +13,8 @@ namespace snowfleet_java {
 /// snowfleet::min_id / max_id of Unix ms `ms` under the layout `layout` (its text form).
 int64_t min_id(const std::string& layout, int64_t ms);
 int64_t max_id(const std::string& layout, int64_t ms);
+/// snowfleet::whole_ms: Unix ms of an Instant (seconds, nanos), refusing a sub-millisecond part.
+int64_t whole_ms(const std::string& name, int64_t seconds, int64_t nanos);
 /// long[2]: first, last of snowfleet::id_range(layout, start_ms, end_ms, slack_ms).
 jlongArray id_range(JNIEnv* env, const std::string& layout, int64_t start_ms, int64_t end_ms,
                     int64_t slack_ms);

@@ -83,17 +83,10 @@ public final class IdRange {
         return SnowfleetNative.maxId(layout.toString(), ms);
     }
 
-    /** Unix ms of a whole-millisecond Instant. */
+    /** Unix ms of a whole-millisecond Instant: the core's rule and message (whole_ms). */
     static long millis(Instant t, String name) {
         Objects.requireNonNull(t, name);
-        if (t.getNano() % 1_000_000 != 0) {
-            throw new InvalidArgumentException(name + " must be a whole millisecond (an id's timestamp is whole ms), got " + t);
-        }
-        try {
-            return t.toEpochMilli();
-        } catch (ArithmeticException e) {
-            throw new TimestampOutOfRangeException(name + " is outside 64-bit Unix ms, got " + t);
-        }
+        return SnowfleetNative.wholeMs(name, t.getEpochSecond(), t.getNano());
     }
 
     @Override

@@ -10,6 +10,20 @@ import dev.snowfleet.internal.jni.SnowfleetNative;
  * or, split, "41.5.5.12@1288834974657".
  */
 public final class Layout {
+    // The core's layout fields (SNOWFLEET_LAYOUT_FIELDS in lists.h) in the order of its long[]
+    // description, which the constructor reads; checked against the core's list on loading,
+    // before any Layout exists, so a change to the list fails here, not in a wrong field.
+    private static final String FIELDS = "epochMs,timestampBits,nodeBits,datacenterBits,machineBits,"
+            + "sequenceBits,timestampShift,nodeShift,maxNodeId,maxDatacenterId,maxMachineId,maxSequence,"
+            + "maxElapsedMs,maxTimestampMs";
+
+    static {
+        String core = SnowfleetNative.layoutFields();
+        if (!FIELDS.equals(core)) {
+            throw new IllegalStateException("dev.snowfleet.Layout reads " + FIELDS + "; the core's fields are " + core);
+        }
+    }
+
     /** The default layout 41.10.12@1704067200000 (epoch 2024-01-01T00:00:00Z); text name "default". */
     public static final Layout DEFAULT = parse("default");
     /** Twitter's 41.5.5.12@1288834974657; text name "twitter". */
@@ -34,16 +48,16 @@ public final class Layout {
     private final String text;
     private final String presetName;
 
-    /** From the core's description (SnowfleetNative.layoutParse's long[14]). */
+    /** From the core's description (SnowfleetNative.layoutParse's long[], in FIELDS order). */
     Layout(long[] d) {
         epochMs = d[0];
         timestampBits = (int) d[1];
-        datacenterBits = (int) d[2];
-        machineBits = (int) d[3];
-        sequenceBits = (int) d[4];
-        nodeBits = (int) d[5];
-        nodeShift = (int) d[6];
-        timestampShift = (int) d[7];
+        nodeBits = (int) d[2];
+        datacenterBits = (int) d[3];
+        machineBits = (int) d[4];
+        sequenceBits = (int) d[5];
+        timestampShift = (int) d[6];
+        nodeShift = (int) d[7];
         maxNodeId = d[8];
         maxDatacenterId = d[9];
         maxMachineId = d[10];
