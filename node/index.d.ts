@@ -53,7 +53,7 @@ export interface Stats {
   waitedNsMax: bigint;
   refusals: number;
   msBorrowed: number;
-  /** Leased node ids: high-water marks persisted (about one a second while minting, plus one at close()). 0 without a lease. */
+  /** Leased node ids: high-water marks persisted (about two a second while minting, plus one at close()). 0 without a lease. */
   markWrites: number;
   /** Calls refused with LeaseLost. */
   leaseRefusals: number;
@@ -242,12 +242,12 @@ export interface IdRange {
  * or a negative slack is InvalidArgument.
  */
 export function idRange(start: TimeLike, end: TimeLike, options?: { slackMs?: number | bigint; layout?: Layout | string }): IdRange;
-/** The 13-character Crockford base32 form (TSID's), upper case. */
-export function formatBase32(id: number | bigint): string;
+/** The 13-character Crockford base32 form (TSID's), upper case, of an id as decode() takes it. */
+export function formatBase32(id: number | bigint | string): string;
 /** Parses base32: 13 characters, either case, I/L/O aliases, at most 2^63 - 1. */
 export function parseBase32(text: string): bigint;
 /** The 11-character base62 form (0-9A-Za-z): byte order is numeric order. */
-export function formatBase62(id: number | bigint): string;
+export function formatBase62(id: number | bigint | string): string;
 /** Parses base62: 11 characters of 0-9A-Za-z, at most 2^63 - 1 (AzL8n0Y58m7). */
 export function parseBase62(text: string): bigint;
 /** A copy of value with every bigint (and BigInt64Array element) as a decimal string, for JSON.stringify. */

@@ -71,7 +71,7 @@ _adopt_core_fields(Status, _core.status_fields())
 class Generator(_core.Generator):
     """A thread-safe Snowflake id generator (the C++ core's ``snowfleet::Generator``).
 
-    ``mode="strict"`` (the seeds' Snowflake) reads the wall clock for every id, waits out a
+    ``mode="strict"`` (the classic Snowflake) reads the wall clock for every id, waits out a
     rewind of up to ``max_wait_ms`` and refuses a larger one with ClockMovedBackwards;
     ``mode="monotonic"`` never follows the clock down and borrows the next millisecond when
     one is spent, refusing only when it would run more than ``max_drift_ms`` ahead.

@@ -59,7 +59,7 @@ class ScriptedClock(_core.ScriptedClock):
     last segment the clock keeps extending the last segment's pattern, so
 
     * ``ScriptedClock(t)`` or ``[t]`` is frozen at ``t``,
-    * ``[a, (b, 1, 1)]`` reads a, b, b+1, b+2, ... (the seeds' scripted_clock),
+    * ``[a, (b, 1, 1)]`` reads a, b, b+1, b+2, ...,
     * ``[(t, 1, -4)]`` retreats 4 ms per read,
     * ``[{"ms": t, "step_ms": 1, "every": 2}]`` advances 1 ms every 2 reads.
 

@@ -11,7 +11,7 @@ package dev.snowfleet;
  * @param waitedNsMax longest single call's wait, ns
  * @param refusals calls refused because the clock was unusable
  * @param msBorrowed monotonic mode: milliseconds borrowed past the wall clock
- * @param markWrites leased node ids: high-water marks persisted (about one a second while
+ * @param markWrites leased node ids: high-water marks persisted (about two a second while
  *     minting, plus one at close()); 0 without a lease
  * @param leaseRefusals calls refused with {@link LeaseLostException}
  * @param markWriteFailures leased node ids: high-water mark writes that failed (disk full,
