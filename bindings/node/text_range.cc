@@ -25,7 +25,9 @@ Napi::Value IdRange(const Napi::CallbackInfo& info) {
 }
 /// formatIdAs(id, format) -> string; parseIdAs(text, format) -> bigint
 Napi::Value FormatIdAs(const Napi::CallbackInfo& info) {
-  const int64_t id = ToInt64(info[0], "id");
+  // An id as decode() takes it: a BigInt, a safe-integer Number or decimal text.
+  const int64_t id = info[0].IsString() ? snowfleet::parse_id(ToString(info[0], "id"))
+                                        : ToInt64(info[0], "id");
   const auto format = snowfleet::parse_id_format(ToString(info[1], "format"));
   return Napi::String::New(info.Env(), snowfleet::format_id_as(id, format));
 }

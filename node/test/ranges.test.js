@@ -39,3 +39,13 @@ test('base32 / base62 round trip and sort as the ids', () => {
   assert.throws(() => sf.parseBase62('AzL8n0Y58m8'), sf.InvalidArgument);
   assert.throws(() => sf.formatBase32(-1n), sf.InvalidArgument);
 });
+
+test('formatBase32 / formatBase62 take an id as decode() does, decimal text included', () => {
+  for (const id of ['141264821508263936', 141264821508263936n]) {
+    assert.equal(sf.formatBase32(id), '03XEZKD8M4M00');
+    assert.equal(sf.formatBase62(id), sf.formatBase62(141264821508263936n));
+    assert.equal(sf.decode(id).timestampMs, sf.decode(141264821508263936n).timestampMs);
+  }
+  assert.throws(() => sf.formatBase32('12x'), sf.InvalidArgument);
+  assert.throws(() => sf.formatBase62('-1'), sf.InvalidArgument);
+});
