@@ -31,6 +31,19 @@ import java.util.Objects;
  * the wall clock.
  */
 public final class Generator implements AutoCloseable {
+    // The core's generator arguments (SNOWFLEET_GENERATOR_ARGS in lists.h), in order: one
+    // Builder setter each. Checked against the core's list when the class loads, so a change
+    // to the list fails here.
+    private static final String ARGS =
+            "layout,nodeId,datacenterId,machineId,nodeSource,mode,maxWaitMs,maxDriftMs,clock";
+
+    static {
+        String core = SnowfleetNative.generatorArgs();
+        if (!ARGS.equals(core)) {
+            throw new IllegalStateException("dev.snowfleet.Generator.Builder sets " + ARGS + "; the core's arguments are " + core);
+        }
+    }
+
     private final NativeGenerator handle;
     private final long pointer;  // handle's C++ object, for the proxy-less hot path
     private final Layout layout;
