@@ -123,9 +123,19 @@ export class Uuid7Generator {
   readonly nextUuid7Bytes: () => Uint8Array;
   /** n ascending UUIDv7s as canonical strings. */
   readonly nextUuid7s: (n: number | bigint) => string[];
+  /** The counters, as Generator's. */
+  stats(): Stats;
+  /** Reads the clock once: whether a call now would be served, as Generator's (nodeId 0). */
+  status(): Status;
   close(): void;
   readonly closed: boolean;
   readonly mode: 'strict' | 'monotonic';
+  readonly maxWaitMs: number;
+  readonly maxDriftMs: number;
+  /** Closes the generator (`using`). */
+  [Symbol.dispose](): void;
+  /** Closes the generator (`await using`). */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 /** The fields of a UUIDv7 (text or 16 bytes); another version throws InvalidArgument. */
 export function decodeUuid7(uuid: string | Uint8Array): {
@@ -163,6 +173,10 @@ export class Generator {
   readonly closed: boolean;
   /** max(0, last issued ms - wall clock now). Reads the clock. */
   readonly driftMs: number;
+  /** Closes the generator (`using`). */
+  [Symbol.dispose](): void;
+  /** Closes the generator (`await using`). */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export interface LayoutFields {
@@ -359,5 +373,13 @@ export namespace testing {
     readonly sleptNs: bigint;
     readonly maxSleepNs: bigint;
     readonly minSleepNs: bigint;
+  }
+}
+
+// Symbol.dispose / Symbol.asyncDispose (Node 20+) for projects whose lib predates them.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
   }
 }

@@ -410,9 +410,23 @@ class Uuid7Generator {
     });
   }
 
+  stats() { return this.#g.stats(); }
+  status() { return this.#g.status(); }
   close() { this.#g.close(); }
   get closed() { return this.#g.closed(); }
   get mode() { return this.#g.mode; }
+  get maxWaitMs() { return this.#g.maxWaitMs; }
+  get maxDriftMs() { return this.#g.maxDriftMs; }
+}
+
+// `using g = new Generator(...)` / `await using`: disposing closes the generator.
+for (const cls of [Generator, Uuid7Generator]) {
+  Object.defineProperty(cls.prototype, Symbol.dispose, {
+    value: function dispose() { this.close(); }, writable: true, configurable: true,
+  });
+  Object.defineProperty(cls.prototype, Symbol.asyncDispose, {
+    value: async function asyncDispose() { this.close(); }, writable: true, configurable: true,
+  });
 }
 
 // ---- codec --------------------------------------------------------------------------------

@@ -75,6 +75,11 @@ auto Optional(Napi::Value v, const char* name, Conv conv)
   return conv(v, name);
 }
 
+/// Stats and Status as node/index.js's records (the core's field lists, camelCase), for
+/// Generator and Uuid7Generator alike (generator.cc).
+Napi::Value StatsToJs(Napi::Env env, const snowfleet::Stats& s);
+Napi::Value StatusToJs(Napi::Env env, const snowfleet::Status& s);
+
 /// A Number, or a BigInt beyond Number.MAX_SAFE_INTEGER, so the value is never rounded.
 inline Napi::Value FromInt(Napi::Env env, int64_t x) {
   if (std::fabs(static_cast<double>(x)) <= kMaxSafe)

@@ -158,6 +158,9 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
+Napi::Value StatsToJs(Napi::Env env, const snowfleet::Stats& s) { return ToJs(env, "", s); }
+Napi::Value StatusToJs(Napi::Env env, const snowfleet::Status& s) { return ToJs(env, "", s); }
+
 void InitGenerator(Napi::Object exports) {
   Export(exports, {{"newGenerator", Fn<NewGenerator>}});
   exports.Set("maxBatch", Napi::Number::New(exports.Env(), Generator::kMaxBatch));

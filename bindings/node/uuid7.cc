@@ -57,6 +57,12 @@ Napi::Value Close(Napi::Env env, const Gen& gen, const napi_value*) {
   gen->gen.close();
   return env.Undefined();
 }
+Napi::Value Stats(Napi::Env env, const Gen& gen, const napi_value*) {
+  return StatsToJs(env, gen->gen.stats());
+}
+Napi::Value Status(Napi::Env env, const Gen& gen, const napi_value*) {
+  return StatusToJs(env, gen->gen.status());
+}
 Napi::Value Closed(Napi::Env env, const Gen& gen, const napi_value*) {
   return Napi::Boolean::New(env, gen->gen.closed());
 }
@@ -78,11 +84,15 @@ Napi::Value NewUuid7Generator(const Napi::CallbackInfo& info) {
   gen->scratch = scratch.Data();
   gen->keep = Napi::Persistent(scratch);
   const Napi::Object fixed =
-      Obj(env, {{"mode", Napi::String::New(env, snowfleet::mode_name(gen->gen.mode()))}});
+      Obj(env, {{"mode", Napi::String::New(env, snowfleet::mode_name(gen->gen.mode()))},
+                {"maxWaitMs", Napi::Number::New(env, gen->gen.max_wait_ms())},
+                {"maxDriftMs", FromInt(env, gen->gen.max_drift_ms())}});
   return Export<Native>(fixed,
                         {{"nextUuid7", Bound<Native, NextUuid7>},
                          {"fillUuid7", Bound<Native, FillUuid7>},
                          {"nextUuid7sText", Bound<Native, NextUuid7sText, 1>},
+                         {"stats", Bound<Native, Stats>},
+                         {"status", Bound<Native, Status>},
                          {"close", Bound<Native, Close>},
                          {"closed", Bound<Native, Closed>}},
                         gen);

@@ -163,6 +163,11 @@ function fieldNames(record) {
       const g = new sf.Generator({ nodeId: 9, clock: new sf.testing.ScriptedClock(FROZEN_MS) });
       return Object.keys(record === 'stats' ? g.stats() : g.status());
     }
+    case 'uuid7_stats':
+    case 'uuid7_status': {
+      const g = new sf.Uuid7Generator({ clock: new sf.testing.ScriptedClock(FROZEN_MS) });
+      return Object.keys(record === 'uuid7_stats' ? g.stats() : g.status());
+    }
     case 'layout':
       return Object.keys(new sf.Layout()).filter((k) => !LAYOUT_EXTRAS.includes(k));
     case 'generator_args': {

@@ -82,3 +82,31 @@ test('bad input is refused naming the value', () => {
   assert.ok(gen.closed);
   assert.throws(() => gen.nextUuid7(), { name: 'GeneratorClosed' });
 });
+
+test('stats, status and the getters are Generator\'s', () => {
+  const clock = new sf.testing.ScriptedClock(T);
+  const u = new sf.Uuid7Generator({ clock, mode: 'monotonic', maxWaitMs: 7, maxDriftMs: 250 });
+  const g = new sf.Generator({ nodeId: 1, clock: new sf.testing.ScriptedClock(T) });
+  u.nextUuid7s(3);
+  assert.deepEqual(Object.keys(u.stats()), Object.keys(g.stats()));
+  assert.deepEqual(Object.keys(u.status()), Object.keys(g.status()));
+  assert.equal(u.stats().idsIssued, 3);
+  assert.equal(u.status().healthy, true);
+  assert.equal(u.status().mode, 'monotonic');
+  assert.equal(u.maxWaitMs, 7);
+  assert.equal(u.maxDriftMs, 250);
+  u.close();
+  g.close();
+});
+
+test('Symbol.dispose and Symbol.asyncDispose close either generator', async () => {
+  for (const make of [() => new sf.Generator({ nodeId: 1 }), () => new sf.Uuid7Generator()]) {
+    const a = make();
+    a[Symbol.dispose]();
+    assert.ok(a.closed);
+    const b = make();
+    await b[Symbol.asyncDispose]();
+    assert.ok(b.closed);
+    a[Symbol.dispose](); // idempotent, as close()
+  }
+});

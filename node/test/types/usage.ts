@@ -10,6 +10,8 @@ import {
   formatId,
   parseTime,
   toJSONSafe,
+  Uuid7Generator,
+  formatBase32,
   jsonReplacer,
   testing,
   SnowfleetError,
@@ -103,3 +105,13 @@ decode(true);
 const badLease: 'expired' = status.leaseState;
 
 void [split, batch, later, waited, healthy, lease, mark, alert, badLease, node, drift, ts, composed, text, json, json2, max, name, slept, cls, kinds, wrong];
+
+// A UUIDv7 generator has Generator's records and getters; both close on dispose.
+const u7 = new Uuid7Generator({ mode: 'monotonic' });
+const u7Issued: number = u7.stats().idsIssued;
+const u7Healthy: boolean = u7.status().healthy;
+const u7Wait: number = u7.maxWaitMs + u7.maxDriftMs;
+u7[Symbol.dispose]();
+const disposed: Promise<void> = gen[Symbol.asyncDispose]();
+const base32FromText: string = formatBase32('141264821508263936');
+void [u7Issued, u7Healthy, u7Wait, disposed, base32FromText];
