@@ -207,8 +207,7 @@ jlongArray NativeGenerator::stats(JNIEnv* env) const {
   return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));
 }
 
-jobjectArray NativeGenerator::status(JNIEnv* env) {
-  const snowfleet::Status s = gen_.status();
+jobjectArray status_array(JNIEnv* env, const snowfleet::Status& s) {
 #define SNOWFLEET_X_COUNT(name, camel, kind, init, doc) +1
   constexpr jsize kFields = 0 SNOWFLEET_STATUS_FIELDS(SNOWFLEET_X_COUNT);
 #undef SNOWFLEET_X_COUNT
@@ -227,6 +226,8 @@ jobjectArray NativeGenerator::status(JNIEnv* env) {
 #undef SNOWFLEET_X_PUT
   return out;
 }
+
+jobjectArray NativeGenerator::status(JNIEnv* env) { return status_array(env, gen_.status()); }
 
 jlongArray NativeGenerator::layout(JNIEnv* env) const { return describe(env, gen_.layout()); }
 

@@ -116,6 +116,12 @@ std::string mode_name(int mode);
 /// dev.snowfleet.LeaseState can check its constants against the core.
 std::string lease_state_name(int state);
 
+#ifndef SWIG
+/// A Status as Object[] in SNOWFLEET_STATUS_FIELDS order (boxed values; Mode and LeaseState
+/// as their names), for Generator and Uuid7Generator alike.
+jobjectArray status_array(JNIEnv* env, const snowfleet::Status& s);
+#endif
+
 /// The core's Stats / Status field lists (snowfleet::stats_fields(), status_fields()):
 /// how many, and each one's snake_case and camelCase name, so Java's tests compare its
 /// records with them.

@@ -53,6 +53,10 @@ jlongArray NativeUuid7Generator::stats(JNIEnv* env) const {
   return new_long_array(env, v, static_cast<jsize>(sizeof v / sizeof v[0]));
 }
 
+jobjectArray NativeUuid7Generator::status(JNIEnv* env) {
+  return status_array(env, gen_.status());
+}
+
 void uuid7_next_into(int64_t handle, JNIEnv* env, jlongArray out) {
   // SWIG stores the object pointer in the jlong's bits; undo exactly that.
   NativeUuid7Generator* g;

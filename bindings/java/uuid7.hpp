@@ -61,6 +61,8 @@ class NativeUuid7Generator {
   jlongArray next_uuid7s(JNIEnv* env, int64_t n);
   /// The Stats fields as long[], in SNOWFLEET_STATS_FIELDS order.
   jlongArray stats(JNIEnv* env) const;
+  /// The Status fields as Object[], as NativeGenerator::status.
+  jobjectArray status(JNIEnv* env);
   int mode() const { return static_cast<int>(gen_.mode()); }
   double max_wait_ms() const { return gen_.max_wait_ms(); }
   int64_t max_drift_ms() const { return gen_.max_drift_ms(); }

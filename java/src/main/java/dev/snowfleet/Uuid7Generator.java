@@ -97,6 +97,11 @@ public final class Uuid7Generator implements AutoCloseable {
         return FieldRecords.STATS.of(handle.stats());
     }
 
+    /** Reads the clock once and reports whether a call now would be served, as {@link Generator#status()} (node id 0). */
+    public Status status() {
+        return FieldRecords.STATUS.of(handle.status());
+    }
+
     public Mode mode() {
         return mode;
     }

@@ -15,6 +15,7 @@ import dev.snowfleet.NodeArgs;
 import dev.snowfleet.Snowfleet;
 import dev.snowfleet.Stats;
 import dev.snowfleet.Status;
+import dev.snowfleet.Uuid7Generator;
 import dev.snowfleet.testing.ScriptedClock;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -358,6 +359,13 @@ final class ArgumentVectors {
         return out;
     }
 
+    /** The record type a UUIDv7 generator's stats() / status() really returns. */
+    static Class<? extends Record> uuid7RecordType(String record) {
+        try (Uuid7Generator g = Uuid7Generator.builder().clock(new ScriptedClock(FROZEN_MS)).build()) {
+            return record.equals("uuid7_stats") ? g.stats().getClass() : g.status().getClass();
+        }
+    }
+
     static void fields(JsonNode c) {
         String record = asText(c.get("args").get("record"));
         List<String> want = new ArrayList<>();
@@ -386,6 +394,7 @@ final class ArgumentVectors {
         Class<? extends Record> type = switch (record) {
             case "stats" -> Stats.class;
             case "status" -> Status.class;
+            case "uuid7_stats", "uuid7_status" -> uuid7RecordType(record);
             default -> throw new AssertionError("unknown record " + record);
         };
         assertEquals(want, componentNames(type), what + ": " + type.getSimpleName() + " components");
