@@ -147,7 +147,13 @@ export function decodeUuid7(uuid: string | Uint8Array): {
 
 /** A thread-safe Snowflake id generator over the C++ core. */
 export class Generator {
+  /** Synchronous: a leased node source (local:, etcd://) claims on the calling thread. */
   constructor(options: GeneratorOptions);
+  /**
+   * The same generator, constructed on the libuv threadpool: a leased node source claims its
+   * node id without blocking the event loop. Bad options and a failed claim reject.
+   */
+  static create(options: GeneratorOptions): Promise<Generator>;
   /** The next id. Synchronous: may block the event loop up to maxWaitMs on a rewind or a spent millisecond. */
   nextId(): bigint;
   /** The next id as a decimal string (JSON-safe). */

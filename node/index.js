@@ -322,22 +322,41 @@ const LAYOUT_ARG = GENERATOR_OPTIONS.indexOf('layout');
 const CLOCK_ARG = GENERATOR_OPTIONS.indexOf('clock');
 if (LAYOUT_ARG < 0 || CLOCK_ARG < 0) throw new Error(`snowfleet: the addon's generator options lack layout or clock: ${GENERATOR_OPTIONS}`);
 
+/** The constructor's arguments for the addon, in its order, from a user's options. */
+function generatorArgs(options) {
+  const args = shape(options, GENERATOR_OPTIONS, 'Generator option');
+  args[LAYOUT_ARG] = layoutArg(args[LAYOUT_ARG]);
+  args[CLOCK_ARG] = clockArg(args[CLOCK_ARG]);
+  return args;
+}
+
+/** A core generator made by Generator.create, handed to the constructor (module-private). */
+class NativeGenerator {
+  constructor(g) { this.g = g; }
+}
+
 /** A thread-safe Snowflake id generator over the C++ core. */
 class Generator {
   #g;
   #layout;
 
   constructor(options) {
-    const args = shape(options, GENERATOR_OPTIONS, 'Generator option');
-    args[LAYOUT_ARG] = layoutArg(args[LAYOUT_ARG]);
-    args[CLOCK_ARG] = clockArg(args[CLOCK_ARG]);
-    const g = binding.newGenerator(...args);
+    const g = options instanceof NativeGenerator ? options.g : binding.newGenerator(...generatorArgs(options));
     this.#g = g;
     // The hot methods are the native functions themselves, bound to the core generator:
     // no JS frame and no unwrap per call, and a detached `const next = gen.nextId` works.
     for (const name of ['nextId', 'nextIdString', 'nextIds']) {
       Object.defineProperty(this, name, { value: g[name], configurable: true });
     }
+  }
+
+  /**
+   * Generator.create(options): the same generator, constructed on the libuv threadpool, so
+   * a leased node source (local:, etcd://) claims its node id without blocking the event
+   * loop. Always a promise: bad options and a failed claim reject it.
+   */
+  static async create(options) {
+    return new Generator(new NativeGenerator(await binding.newGeneratorAsync(...generatorArgs(options))));
   }
 
   /** nextIds(n) on the libuv threadpool; always a promise (errors reject it). */

@@ -129,14 +129,17 @@ std::shared_ptr<snowfleet::Clock> ArgCLOCK(Napi::Value v, const char* name) {
 /// methods, nodeId, mode, maxWaitMs, maxDriftMs, layout }. node/index.js passes the options
 /// the user gave and undefined for the others; the core's resolve_options() applies every
 /// rule and default.
-Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+snowfleet::GeneratorArgs ReadArgs(const Napi::CallbackInfo& info) {
   snowfleet::GeneratorArgs a;
   size_t i = 0;
 #define SNOWFLEET_NODE_ARG(name, camel, kind, doc) a.name = Arg##kind(info[i++], camel);
   SNOWFLEET_GENERATOR_ARGS(SNOWFLEET_NODE_ARG)
 #undef SNOWFLEET_NODE_ARG
-  const auto gen = std::make_shared<Generator>(snowfleet::resolve_options(std::move(a)));
+  return a;
+}
+
+/// The JS object node/index.js's Generator holds: the fixed values and the bound methods.
+Napi::Value Wrap(Napi::Env env, const Gen& gen) {
   const Napi::Object fixed =
       Obj(env, {{"nodeId", FromInt(env, gen->node_id())},
                 {"mode", ToJs(env, "", gen->mode())},
@@ -156,13 +159,46 @@ Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
                            gen);
 }
 
+Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
+  return Wrap(info.Env(), std::make_shared<Generator>(snowfleet::resolve_options(ReadArgs(info))));
+}
+
+/// newGeneratorAsync(the same arguments) -> Promise: the construction (a node source may
+/// claim a lease: files, a network round trip) runs on the libuv threadpool, never on the
+/// event loop; the arguments are read (and type errors thrown) here, before any work.
+struct NewGeneratorWorker : Napi::AsyncWorker {
+  NewGeneratorWorker(Napi::Env env, snowfleet::GeneratorArgs args)
+      : Napi::AsyncWorker(env, "snowfleet.Generator.create"), args(std::move(args)) {}
+  void Execute() override {
+    try {
+      gen = std::make_shared<Generator>(snowfleet::resolve_options(std::move(args)));
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  void OnOK() override {
+    if (error) return deferred.Reject(CurrentError(Env(), error).Value());
+    deferred.Resolve(Wrap(Env(), gen));
+  }
+  Napi::Promise::Deferred deferred{Env()};
+  snowfleet::GeneratorArgs args;
+  Gen gen;
+  std::exception_ptr error;
+};
+
+Napi::Value NewGeneratorAsync(const Napi::CallbackInfo& info) {
+  auto* worker = new NewGeneratorWorker(info.Env(), ReadArgs(info));
+  worker->Queue();  // deletes itself when done
+  return worker->deferred.Promise();
+}
+
 }  // namespace
 
 Napi::Value StatsToJs(Napi::Env env, const snowfleet::Stats& s) { return ToJs(env, "", s); }
 Napi::Value StatusToJs(Napi::Env env, const snowfleet::Status& s) { return ToJs(env, "", s); }
 
 void InitGenerator(Napi::Object exports) {
-  Export(exports, {{"newGenerator", Fn<NewGenerator>}});
+  Export(exports, {{"newGenerator", Fn<NewGenerator>}, {"newGeneratorAsync", Fn<NewGeneratorAsync>}});
   exports.Set("maxBatch", Napi::Number::New(exports.Env(), Generator::kMaxBatch));
   // The option keys newGenerator takes, in its order: node/index.js's Generator reads them.
   Napi::Array names = Napi::Array::New(exports.Env());

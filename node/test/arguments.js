@@ -114,6 +114,27 @@ async function runBatchAsync(c, a, where) {
   if (got) assert.equal(got.length, c.expect.count, `${where} (async): count`);
 }
 
+/** The async factory's twin of a generator case: the same answer, as a promise (never a throw). */
+async function runCreateAsync(c, a, where) {
+  let p;
+  assert.doesNotThrow(() => { p = sf.Generator.create({ ...a, clock: new sf.testing.ScriptedClock(FROZEN_MS) }); },
+    `${where}: Generator.create threw synchronously`);
+  assert.ok(p instanceof Promise, `${where}: a promise`);
+  let got;
+  let caught;
+  try {
+    got = await p;
+  } catch (e) {
+    caught = e;
+  }
+  const g = outcome(() => { if (caught) throw caught; return got; }, c.expect, `${where} (create)`);
+  if (g) {
+    assert.ok(g instanceof sf.Generator, `${where} (create): a Generator`);
+    checkGenerator(g, c.expect, `${where} (create)`);
+    g.close();
+  }
+}
+
 function runOne(c, a, where) {
   switch (c.op) {
     case 'generator': {
@@ -195,6 +216,7 @@ async function runArgumentsCase(c) {
     const where = `${c.id} [${Object.entries(a).map(([k, v]) => `${k}=${typeof v === 'bigint' ? `${v}n` : JSON.stringify(v)}`).join(', ')}]${all.length > 1 ? ` #${i}` : ''}`;
     runOne(c, a, where);
     if (c.op === 'next_ids') await runBatchAsync(c, a, where);
+    if (c.op === 'generator') await runCreateAsync(c, a, where);
   }
   return all.length;
 }

@@ -323,3 +323,23 @@ test('successive generators of one node, closed or not, never repeat an id', () 
   }
   assert.equal(seen.size, total);
 });
+
+test('Generator.create claims a leased node id on the threadpool and resolves to a Generator', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snowfleet-node-'));
+  try {
+    const pending = sf.Generator.create({ nodeSource: `local:${dir}` });
+    assert.ok(pending instanceof Promise);
+    const g = await pending;
+    assert.ok(g instanceof sf.Generator);
+    assert.equal(g.status().leaseState, 'held');
+    const other = await sf.Generator.create({ nodeSource: `local:${dir}` });
+    assert.notEqual(other.nodeId, g.nodeId, 'a second claim gets another node id');
+    assert.equal(sf.decode(g.nextId()).nodeId, g.nodeId);
+    await other[Symbol.asyncDispose]();
+    g[Symbol.dispose]();
+    assert.ok(g.closed && other.closed);
+    await assert.rejects(sf.Generator.create({ nodeSource: '' }), { name: 'InvalidArgument' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

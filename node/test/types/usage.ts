@@ -115,3 +115,5 @@ u7[Symbol.dispose]();
 const disposed: Promise<void> = gen[Symbol.asyncDispose]();
 const base32FromText: string = formatBase32('141264821508263936');
 void [u7Issued, u7Healthy, u7Wait, disposed, base32FromText];
+const created: Promise<Generator> = Generator.create({ nodeSource: 'local:/tmp/x' });
+void created;
