@@ -23,7 +23,7 @@ public class Demo {
             long id = frozen.nextId();
             System.out.println("seed literal on a scripted clock: " + id + " -> " + Snowfleet.decode(id));
         }
-        long twitter = Snowfleet.compose(Layout.TWITTER, 1700000000000L, 7, 13, 4095);
+        long twitter = Snowfleet.compose(1700000000000L, 7, 13, 4095, Layout.TWITTER);
         System.out.println("twitter layout compose: " + twitter + " -> " + Snowfleet.decode(twitter, Layout.TWITTER));
     }
 }

@@ -1,8 +1,8 @@
 package dev.snowfleet;
 
 /**
- * The node of an id as a caller gives it to {@link Snowfleet#compose(Layout, long, NodeArgs,
- * long)}: a node id, or a datacenter id and a machine id. A null component is not given. The
+ * The node of an id as a caller gives it to {@link Snowfleet#compose(long, NodeArgs, long,
+ * Layout)}: a node id, or a datacenter id and a machine id. A null component is not given. The
  * core decides which combinations are valid (exactly one form, both halves together).
  *
  * @param nodeId the whole node field, or null

@@ -47,40 +47,66 @@ public final class Snowfleet {
     }
 
     /**
-     * Packs a timestamp (Unix ms), node id and sequence into an id. Nothing is masked.
+     * Packs a timestamp (Unix ms), node id and sequence into an id. Nothing is masked. The
+     * layout comes last, as in {@link #decode(long, Layout)} and {@link IdRange#of}.
      *
      * @throws TimestampOutOfRangeException when the timestamp is outside the layout's window
      * @throws InvalidArgumentException when the node id or sequence does not fit its field
      */
-    public static long compose(Layout layout, long timestampMs, long nodeId, long sequence) {
-        return compose(layout, timestampMs, NodeArgs.of(nodeId), sequence);
+    public static long compose(long timestampMs, long nodeId, long sequence, Layout layout) {
+        return compose(timestampMs, NodeArgs.of(nodeId), sequence, layout);
     }
 
     /**
-     * As {@link #compose(Layout, long, long, long)}, with the node given as datacenter and
+     * As {@link #compose(long, long, long, Layout)}, with the node given as datacenter and
      * machine ids (for a split layout; an unsplit one takes datacenter 0).
      */
-    public static long compose(Layout layout, long timestampMs, long datacenterId, long machineId,
-            long sequence) {
-        return compose(layout, timestampMs, NodeArgs.of(datacenterId, machineId), sequence);
+    public static long compose(long timestampMs, long datacenterId, long machineId, long sequence,
+            Layout layout) {
+        return compose(timestampMs, NodeArgs.of(datacenterId, machineId), sequence, layout);
     }
 
     /**
-     * As {@link #compose(Layout, long, long, long)}, with the node in whichever form
+     * As {@link #compose(long, long, long, Layout)}, with the node in whichever form
      * {@code node} holds. The core checks the forms as a generator's: exactly one of node id
      * or datacenter + machine (both halves), else {@link InvalidArgumentException} naming
      * what was given.
      */
-    public static long compose(Layout layout, long timestampMs, NodeArgs node, long sequence) {
+    public static long compose(long timestampMs, NodeArgs node, long sequence, Layout layout) {
         return composeGiven(layout, timestampMs, node, sequence);
     }
 
     /**
-     * As {@link #compose(Layout, long, NodeArgs, long)} without a sequence: the core's
+     * As {@link #compose(long, NodeArgs, long, Layout)} without a sequence: the core's
      * default, 0 (the node's first id of that millisecond).
      */
-    public static long compose(Layout layout, long timestampMs, NodeArgs node) {
+    public static long compose(long timestampMs, NodeArgs node, Layout layout) {
         return composeGiven(layout, timestampMs, node, null);
+    }
+
+    /** @deprecated the layout goes last: {@link #compose(long, long, long, Layout)}. */
+    @Deprecated
+    public static long compose(Layout layout, long timestampMs, long nodeId, long sequence) {
+        return compose(timestampMs, nodeId, sequence, layout);
+    }
+
+    /** @deprecated the layout goes last: {@link #compose(long, long, long, long, Layout)}. */
+    @Deprecated
+    public static long compose(Layout layout, long timestampMs, long datacenterId, long machineId,
+            long sequence) {
+        return compose(timestampMs, datacenterId, machineId, sequence, layout);
+    }
+
+    /** @deprecated the layout goes last: {@link #compose(long, NodeArgs, long, Layout)}. */
+    @Deprecated
+    public static long compose(Layout layout, long timestampMs, NodeArgs node, long sequence) {
+        return compose(timestampMs, node, sequence, layout);
+    }
+
+    /** @deprecated the layout goes last: {@link #compose(long, NodeArgs, Layout)}. */
+    @Deprecated
+    public static long compose(Layout layout, long timestampMs, NodeArgs node) {
+        return compose(timestampMs, node, layout);
     }
 
     /** The one call into the core; a null field (node part or sequence) is not given. */

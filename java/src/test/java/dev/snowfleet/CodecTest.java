@@ -21,21 +21,21 @@ class CodecTest {
 
     @Test
     void composeSplitTwitter() {
-        long id = Snowfleet.compose(Layout.TWITTER, 1700000000000L, 7, 13, 4095);
+        long id = Snowfleet.compose(1700000000000L, 7, 13, 4095, Layout.TWITTER);
         Decoded d = Snowfleet.decode(id, Layout.TWITTER);
         assertEquals(new Decoded(1700000000000L, 7 * 32 + 13, 7, 13, 4095), d);
-        assertEquals(id, Snowfleet.compose(Layout.TWITTER, 1700000000000L, 7 * 32 + 13, 4095));
+        assertEquals(id, Snowfleet.compose(1700000000000L, 7 * 32 + 13, 4095, Layout.TWITTER));
     }
 
     @Test
     void outOfRangeInputsAreRejectedNotMasked() {
         InvalidArgumentException node = assertThrows(InvalidArgumentException.class,
-                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, 1024, 0));
+                () -> Snowfleet.compose(1737747358021L, 1024, 0, Layout.DEFAULT));
         assertTrue(node.getMessage().contains("1024"), node.getMessage());
         assertThrows(InvalidArgumentException.class,
-                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, 1, 4096));
+                () -> Snowfleet.compose(1737747358021L, 1, 4096, Layout.DEFAULT));
         TimestampOutOfRangeException ts = assertThrows(TimestampOutOfRangeException.class,
-                () -> Snowfleet.compose(Layout.DEFAULT, 1704067199999L, 1, 0));
+                () -> Snowfleet.compose(1704067199999L, 1, 0, Layout.DEFAULT));
         assertEquals("TIMESTAMP_OUT_OF_RANGE", ts.code());
         assertThrows(InvalidArgumentException.class, () -> Snowfleet.decode(-1));
     }
@@ -121,11 +121,25 @@ class CodecTest {
 
     @Test
     void composeWithoutSequenceIsTheCoresDefault() {
-        assertEquals(141264821508263936L, Snowfleet.compose(Layout.DEFAULT, 1737747358021L, NodeArgs.of(37)));
-        assertEquals(Snowfleet.compose(Layout.TWITTER, 1737747358021L, 3, 5, 0),
-                Snowfleet.compose(Layout.TWITTER, 1737747358021L, NodeArgs.of(3, 5)));
+        assertEquals(141264821508263936L, Snowfleet.compose(1737747358021L, NodeArgs.of(37), Layout.DEFAULT));
+        assertEquals(Snowfleet.compose(1737747358021L, 3, 5, 0, Layout.TWITTER),
+                Snowfleet.compose(1737747358021L, NodeArgs.of(3, 5), Layout.TWITTER));
         InvalidArgumentException none = assertThrows(InvalidArgumentException.class,
-                () -> Snowfleet.compose(Layout.DEFAULT, 1737747358021L, new NodeArgs(null, null, null)));
+                () -> Snowfleet.compose(1737747358021L, new NodeArgs(null, null, null), Layout.DEFAULT));
         assertTrue(none.getMessage().contains("node_id"), none.getMessage());
+    }
+
+    /** The layout-first overloads stay, deprecated, and answer as the layout-last ones. */
+    @Test
+    @SuppressWarnings("deprecation")
+    void layoutFirstComposeIsTheSameCall() {
+        long ts = 1737747358021L;
+        assertEquals(Snowfleet.compose(ts, 37, 5, Layout.DEFAULT), Snowfleet.compose(Layout.DEFAULT, ts, 37, 5));
+        assertEquals(Snowfleet.compose(ts, 7, 13, 4095, Layout.TWITTER),
+                Snowfleet.compose(Layout.TWITTER, ts, 7, 13, 4095));
+        assertEquals(Snowfleet.compose(ts, NodeArgs.of(37), 1, Layout.DEFAULT),
+                Snowfleet.compose(Layout.DEFAULT, ts, NodeArgs.of(37), 1));
+        assertEquals(Snowfleet.compose(ts, NodeArgs.of(37), Layout.DEFAULT),
+                Snowfleet.compose(Layout.DEFAULT, ts, NodeArgs.of(37)));
     }
 }

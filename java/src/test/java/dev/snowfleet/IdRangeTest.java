@@ -13,7 +13,7 @@ class IdRangeTest {
     @Test
     void anInstantIsItsMillisecond() {
         Instant t = Instant.parse("2025-01-24T19:35:58.021Z");
-        long id = Snowfleet.compose(Layout.DEFAULT, t.toEpochMilli(), 37, 0);
+        long id = Snowfleet.compose(t.toEpochMilli(), 37, 0, Layout.DEFAULT);
         assertEquals(id - (37L << 12), IdRange.minId(t));
         assertEquals(id - (37L << 12) + (1L << 22) - 1, IdRange.maxId(t));
         IdRange r = IdRange.of(t, t.plusMillis(1));

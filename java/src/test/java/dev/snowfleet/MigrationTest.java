@@ -38,7 +38,7 @@ class MigrationTest {
                     else assertTrue(d.timestampMs() == fixedMs || d.timestampMs() == fixedMs + 1,
                             tsid.toString());
                     assertEquals(node, d.nodeId(), tsid.toString());
-                    assertEquals(id, Snowfleet.compose(TSID, d.timestampMs(), node, d.sequence()));
+                    assertEquals(id, Snowfleet.compose(d.timestampMs(), node, d.sequence(), TSID));
                 }
             }
         }

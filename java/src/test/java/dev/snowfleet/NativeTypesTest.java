@@ -24,7 +24,7 @@ class NativeTypesTest {
         assertEquals(big, Snowfleet.parseId("141264821508263936"));
         Decoded d = Snowfleet.decode(big);
         assertEquals(1737747358021L, d.timestampMs());
-        assertEquals(big, Snowfleet.compose(Layout.DEFAULT, d.timestampMs(), d.nodeId(), d.sequence()));
+        assertEquals(big, Snowfleet.compose(d.timestampMs(), d.nodeId(), d.sequence(), Layout.DEFAULT));
     }
 
     @Test

@@ -290,7 +290,7 @@ final class ArgumentVectors {
                 args.has("datacenter_id") ? asLong(args.get("datacenter_id")) : null,
                 args.has("machine_id") ? asLong(args.get("machine_id")) : null);
         // No sequence: the overload without one (the core's default).
-        outcome(c, () -> seq == null ? Snowfleet.compose(layout, ts, node) : Snowfleet.compose(layout, ts, node, seq),
+        outcome(c, () -> seq == null ? Snowfleet.compose(ts, node, layout) : Snowfleet.compose(ts, node, seq, layout),
                 id -> assertEquals(c.get("expect").get("id").asText(), Long.toString(id), c.path("id").asText()));
     }
 

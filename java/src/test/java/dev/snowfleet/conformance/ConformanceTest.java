@@ -279,9 +279,9 @@ class ConformanceTest {
                     Layout l = Layout.parse(c.get("layout").asText());
                     long ts = Long.parseLong(c.get("timestamp_ms").asText());
                     long id = c.has("datacenter_id")
-                            ? Snowfleet.compose(l, ts, c.get("datacenter_id").asLong(), c.get("machine_id").asLong(),
-                                    c.get("sequence").asLong())
-                            : Snowfleet.compose(l, ts, c.get("node_id").asLong(), c.get("sequence").asLong());
+                            ? Snowfleet.compose(ts, c.get("datacenter_id").asLong(), c.get("machine_id").asLong(),
+                                    c.get("sequence").asLong(), l)
+                            : Snowfleet.compose(ts, c.get("node_id").asLong(), c.get("sequence").asLong(), l);
                     actual.put("id", id);
                 };
                 break;
