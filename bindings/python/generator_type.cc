@@ -145,6 +145,8 @@ py::object next_ids(py::handle self, int64_t n) {
   return out;
 }
 
+}  // namespace
+
 // One field value as Python sees it: Mode and LeaseState cross as their names.
 template <class T>
 py::object field_value(const T& v) {
@@ -168,6 +170,8 @@ py::tuple status_values(const sf::Status& record) {
   return py::tuple(values);
 }
 #undef SNOWFLEET_PY_VALUE
+
+namespace {
 
 // ---- installing members -------------------------------------------------------------------
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "generator_type.hpp"
 #include "gil.hpp"
 #include "snowfleet/snowfleet.hpp"
 
@@ -201,6 +202,19 @@ void add_uuid7(py::module_& m) {
   type.attr("_mode") =
       py::cpp_function([](py::handle self) { return sf::mode_name(generator_of(self).mode()); },
                        py::name("_mode"), py::is_method(type));
+  // The same records and getters as Generator's.
+  type.attr("_stats") = py::cpp_function(
+      [](py::handle self) { return stats_values(generator_of(self).stats()); },
+      py::name("_stats"), py::is_method(type));
+  type.attr("_status") = py::cpp_function(
+      [](py::handle self) { return status_values(generator_of(self).status()); },
+      py::name("_status"), py::is_method(type));
+  type.attr("_max_wait_ms") =
+      py::cpp_function([](py::handle self) { return generator_of(self).max_wait_ms(); },
+                       py::name("_max_wait_ms"), py::is_method(type));
+  type.attr("_max_drift_ms") =
+      py::cpp_function([](py::handle self) { return generator_of(self).max_drift_ms(); },
+                       py::name("_max_drift_ms"), py::is_method(type));
   m.attr("Uuid7Generator") = type;
 
   m.def(

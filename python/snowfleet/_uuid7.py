@@ -9,6 +9,7 @@ from typing import List, NamedTuple, Optional, Type, Union
 from . import _snowfleet as _core
 from ._convert import as_float, as_int, as_str
 from ._errors import InvalidArgument
+from ._generator import Stats, Status
 
 _FORMS = {"uuid": 0, "str": 1, "bytes": 2}
 
@@ -86,6 +87,25 @@ class Uuid7Generator(_core.Uuid7Generator):
     def mode(self) -> str:
         """'strict' or 'monotonic'."""
         return str(self._mode())
+
+    @property
+    def max_wait_ms(self) -> float:
+        """Rewinds up to this many ms are waited out, larger ones refused."""
+        return float(self._max_wait_ms())
+
+    @property
+    def max_drift_ms(self) -> int:
+        """Monotonic mode: how far ahead of the wall clock UUIDs may run, in ms."""
+        return int(self._max_drift_ms())
+
+    def stats(self) -> Stats:
+        """The generator's counters (exact once no call is in flight), as Generator's."""
+        return Stats(*self._stats())
+
+    def status(self) -> Status:
+        """Reads the clock once and reports whether a call now would be served, as
+        Generator's (``node_id`` is 0: a UUIDv7 has no node)."""
+        return Status(*self._status())
 
     def __enter__(self) -> "Uuid7Generator":
         return self

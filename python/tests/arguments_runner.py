@@ -104,6 +104,10 @@ def _field_names(record: str) -> List[str]:
     """The names the package really offers for ``record``, in the host's order."""
     if record in ("stats", "status"):
         return list({"stats": snowfleet.Stats, "status": snowfleet.Status}[record]._fields)
+    if record in ("uuid7_stats", "uuid7_status"):
+        with snowfleet.Uuid7Generator(clock=ScriptedClock(FROZEN_MS)) as g:
+            got = g.stats() if record == "uuid7_stats" else g.status()
+        return list(got._fields)
     if record == "layout":
         props = [n for n, v in vars(snowfleet.Layout).items() if isinstance(v, property)]
         return [n for n in props if n not in _LAYOUT_EXTRAS]

@@ -127,3 +127,15 @@ def test_decode_refuses_other_versions_naming_them() -> None:
         snowfleet.decode_uuid7(b"abc")
     with pytest.raises(TypeError):
         snowfleet.decode_uuid7(7)  # type: ignore[arg-type]
+
+
+def test_stats_status_and_getters_are_generators() -> None:
+    clock = ScriptedClock(1764720000000)
+    with snowfleet.Uuid7Generator(clock=clock, mode="monotonic", max_wait_ms=7,
+                                  max_drift_ms=250) as u:
+        u.next_uuid7s(3)
+        stats, status = u.stats(), u.status()
+        assert isinstance(stats, snowfleet.Stats) and isinstance(status, snowfleet.Status)
+        assert stats.ids_issued == 3
+        assert status.healthy and status.mode == "monotonic"
+        assert (u.max_wait_ms, u.max_drift_ms) == (7.0, 250)
