@@ -9,11 +9,17 @@ set(SNOWFLEET_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/snowfleet")
 
 set_target_properties(snowfleet_core PROPERTIES EXPORT_NAME core)
 set_target_properties(snowfleet_registry PROPERTIES EXPORT_NAME registry)
-install(TARGETS snowfleet_core snowfleet_registry EXPORT snowfleetTargets
+# The C interface: libsnowfleet.so.0 (snowfleet::c) finds libsnowfleet_registry.so.1 beside it
+# ($ORIGIN); libsnowfleet.a (snowfleet::c_static) holds its objects, on the static core.
+set_target_properties(snowfleet_c PROPERTIES EXPORT_NAME c)
+set_target_properties(snowfleet_c_static PROPERTIES EXPORT_NAME c_static)
+install(TARGETS snowfleet_core snowfleet_registry snowfleet_c snowfleet_c_static
+        EXPORT snowfleetTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY core/include/snowfleet DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES core/include/snowfleet.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT snowfleetTargets NAMESPACE snowfleet:: DESTINATION ${SNOWFLEET_CMAKE_DIR})
 
 if(TARGET snowfleet)
