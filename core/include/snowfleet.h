@@ -7,8 +7,8 @@
  *   - The last argument, `err`, is a snowfleet_error the caller owns (on its stack, say); it
  *     may be NULL. On failure it receives the kind and a UTF-8 message naming the value and
  *     the rule; on success it is left untouched. Nothing is ever allocated for the caller.
- *   - A failed call changes nothing: no output is written past what its rule says, no id is
- *     used up, no state moves.
+ *   - A failed call leaves its outputs as they were (except snowfleet_generator_next_ids'
+ *     buffer, see there), issues no id and changes no state a later call sees.
  *   - Text to parse goes in as (text, len): UTF-8 bytes, not NUL-terminated, so Go strings and
  *     Rust &str pass as they are (a C string: strlen(text)); bytes the rule refuses, NUL
  *     included, are refused with the position. Other text (layouts, options) is
@@ -257,7 +257,9 @@ snowfleet_result snowfleet_generator_new(const snowfleet_options* options,
 /* One id. Thread-safe. In a forked child: see fork() above. */
 snowfleet_result snowfleet_generator_next_id(snowfleet_generator* gen, int64_t* out,
                                              snowfleet_error* err);
-/* n ids, ascending, into out[0..n). n is 0 .. 16,777,216; a refused call writes none.
+/* n ids, ascending, into out[0..n). n is 0 .. 16,777,216 (checked before anything is
+ * written). If a wait fails part-way, the ids already written are skipped, never issued to
+ * anyone, and the error is returned: the buffer holds no id of the caller's then.
  * Thread-safe. */
 snowfleet_result snowfleet_generator_next_ids(snowfleet_generator* gen, int64_t* out,
                                               int64_t n, snowfleet_error* err);
@@ -343,7 +345,7 @@ snowfleet_result snowfleet_uuid7_next(snowfleet_uuid7_generator* gen, uint8_t ou
                                       snowfleet_error* err);
 snowfleet_result snowfleet_uuid7_next_text(snowfleet_uuid7_generator* gen, char* buf,
                                            size_t cap, snowfleet_error* err);
-/* n UUIDs, ascending, into out[0 .. 16 n). Thread-safe. */
+/* n UUIDs, ascending, into out[0 .. 16 n); a refused call writes none. Thread-safe. */
 snowfleet_result snowfleet_uuid7_next_many(snowfleet_uuid7_generator* gen, uint8_t* out,
                                            int64_t n, snowfleet_error* err);
 snowfleet_result snowfleet_uuid7_stats(const snowfleet_uuid7_generator* gen,

@@ -30,15 +30,19 @@ namespace snowfleet::capi {
   throw Error(ErrorKind::kInvalidArgument, message);
 }
 
-// Copies text into the message buffer, cut at a UTF-8 character boundary.
-inline void set_message(snowfleet_error* err, std::string_view text) {
+// Copies text into a fixed buffer, NUL-terminated, cut at a UTF-8 character boundary.
+inline void copy_cut(char* dst, size_t cap, std::string_view text) {
   size_t n = text.size();
-  if (n > SNOWFLEET_MESSAGE_MAX - 1) {
-    n = SNOWFLEET_MESSAGE_MAX - 1;
+  if (n > cap - 1) {
+    n = cap - 1;
     while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
   }
-  std::memcpy(err->message, text.data(), n);
-  err->message[n] = '\0';
+  std::memcpy(dst, text.data(), n);
+  dst[n] = '\0';
+}
+
+inline void set_message(snowfleet_error* err, std::string_view text) {
+  copy_cut(err->message, sizeof err->message, text);
 }
 
 inline snowfleet_result fail(snowfleet_error* err, snowfleet_result result, std::string_view text,
@@ -111,9 +115,7 @@ inline void put_text(std::string_view text, char* buf, size_t cap, const char* w
 // A fixed char array in a record.
 template <size_t N>
 void copy_text(char (&dst)[N], std::string_view text) {
-  const size_t n = text.size() < N - 1 ? text.size() : N - 1;
-  std::memcpy(dst, text.data(), n);
-  dst[n] = '\0';
+  copy_cut(dst, N, text);
 }
 
 // (text, len) as the caller gave it; NULL is allowed only when empty.
