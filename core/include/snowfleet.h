@@ -250,17 +250,18 @@ typedef struct snowfleet_options {
 void snowfleet_options_init(snowfleet_options* options);
 
 /* Creates a generator (a leased node source claims its node id here, which may wait for
- * the store). Thread-safe. */
+ * the store). Thread-safe. Fork: a generator created in a child is the child's own. */
 snowfleet_result snowfleet_generator_new(const snowfleet_options* options,
                                          snowfleet_generator** out, snowfleet_error* err);
 
-/* One id. Thread-safe. In a forked child: see fork() above. */
+/* One id. Thread-safe. Fork: in a child, a given node id returns SNOWFLEET_FORK_DETECTED, a
+ * leased one claims a node id of the child's own first. */
 snowfleet_result snowfleet_generator_next_id(snowfleet_generator* gen, int64_t* out,
                                              snowfleet_error* err);
 /* n ids, ascending, into out[0..n). n is 0 .. 16,777,216 (checked before anything is
  * written). If a wait fails part-way, the ids already written are skipped, never issued to
  * anyone, and the error is returned: the buffer holds no id of the caller's then.
- * Thread-safe. */
+ * Thread-safe. Fork: as snowfleet_generator_next_id. */
 snowfleet_result snowfleet_generator_next_ids(snowfleet_generator* gen, int64_t* out,
                                               int64_t n, snowfleet_error* err);
 
@@ -299,22 +300,26 @@ typedef struct snowfleet_status {
 } snowfleet_status;
 #undef SNOWFLEET_X_C_FIELD
 
-/* Counters, read without stopping minting. Thread-safe, lock-free. */
+/* Counters, read without stopping minting. Thread-safe, lock-free. Fork: a child reads the
+ * counters as they were at fork(). */
 snowfleet_result snowfleet_generator_stats(const snowfleet_generator* gen, snowfleet_stats* out,
                                            snowfleet_error* err);
 /* Whether a call now would be served, and why not (a service maps !healthy to 503); reads the
- * clock. Thread-safe. */
+ * clock. Thread-safe. Fork: in a child a leased generator claims its node id here, as a call
+ * would; one with a given node id reports that it was created before fork(). */
 snowfleet_result snowfleet_generator_status(snowfleet_generator* gen, snowfleet_status* out,
                                             snowfleet_error* err);
 /* max(0, last issued ms - wall ms). Thread-safe. */
 snowfleet_result snowfleet_generator_drift_ms(snowfleet_generator* gen, int64_t* out,
                                               snowfleet_error* err);
 /* Stops minting and releases a leased node id (writing its mark); later calls return
- * SNOWFLEET_GENERATOR_CLOSED. Idempotent, thread-safe, waits for calls in flight. */
+ * SNOWFLEET_GENERATOR_CLOSED. Idempotent, thread-safe, waits for calls in flight. Fork: in a
+ * child it closes the child's generator only, never the parent's lease. */
 snowfleet_result snowfleet_generator_close(snowfleet_generator* gen, snowfleet_error* err);
 /* 1 once closed, else 0. Thread-safe. */
 int32_t snowfleet_generator_closed(const snowfleet_generator* gen);
-/* Closes (if open) and frees the handle (NULL: nothing). The handle's last use. */
+/* Closes (if open) and frees the handle (NULL: nothing). The handle's last use: not
+ * concurrently with any other call on it. Fork: frees the child's copy only. */
 void snowfleet_generator_free(snowfleet_generator* gen);
 
 /* ---- UUIDv7 ------------------------------------------------------------------------------ */
@@ -339,8 +344,8 @@ void snowfleet_uuid7_options_init(snowfleet_uuid7_options* options);
 /* Creates a UUIDv7 generator (options may be NULL: the defaults). Thread-safe. */
 snowfleet_result snowfleet_uuid7_new(const snowfleet_uuid7_options* options,
                                      snowfleet_uuid7_generator** out, snowfleet_error* err);
-/* One UUID: its 16 bytes (network order), or its text. Thread-safe; in a forked child the
- * generator continues with its own state. */
+/* One UUID: its 16 bytes (network order), or its text. Thread-safe. Fork: in a child the
+ * generator continues with a state (and random stream) of its own. */
 snowfleet_result snowfleet_uuid7_next(snowfleet_uuid7_generator* gen, uint8_t out[16],
                                       snowfleet_error* err);
 snowfleet_result snowfleet_uuid7_next_text(snowfleet_uuid7_generator* gen, char* buf,
@@ -353,6 +358,7 @@ snowfleet_result snowfleet_uuid7_stats(const snowfleet_uuid7_generator* gen,
 snowfleet_result snowfleet_uuid7_status(snowfleet_uuid7_generator* gen, snowfleet_status* out,
                                         snowfleet_error* err);
 snowfleet_result snowfleet_uuid7_close(snowfleet_uuid7_generator* gen, snowfleet_error* err);
+/* Closes (if open) and frees the handle (NULL: nothing); the handle's last use. */
 void snowfleet_uuid7_free(snowfleet_uuid7_generator* gen);
 
 /* The fields of a UUIDv7. */
