@@ -22,7 +22,7 @@ from pathlib import Path
 SOURCE_SUFFIXES = {".cc", ".hpp", ".h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 BUILT_APART = {"src/cli/main.cc"}  # the executable's entry point (core/CMakeLists.txt)
-APART_FOLDERS = {"registry"}  # its own shared library (core/CMakeLists.txt)
+APART_FOLDERS = {"registry", "capi"}  # their own libraries (core/CMakeLists.txt)
 
 
 def folders(src: Path) -> list[Path]:

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 version=$(head -1 "$src/VERSION")
 
-cmake --build "$build" --target snowfleet_core snowfleet_registry >/dev/null
+cmake --build "$build" --target snowfleet_core snowfleet_registry snowfleet_c snowfleet_c_static >/dev/null
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 libdir=$(dirname "$(find "$tmp/prefix" -name 'libsnowfleet_registry.so.1' | head -1)")
 [ -d "$libdir" ] || fail "no libsnowfleet_registry.so.1 installed"
@@ -39,6 +39,21 @@ g++ -std=c++17 "$here/consumer/main.cc" -o "$tmp/pc-consumer" $(pkg-config --cfl
 out=$("$tmp/pc-consumer")
 [ "$out" = "snowfleet $version node=37" ] || fail "pkg-config consumer printed '$out'"
 echo "$out"
+
+echo "== C: docs/c.md's program, built with pkg-config alone"
+[ -f "$tmp/prefix/include/snowfleet.h" ] || fail "no snowfleet.h installed"
+[ -f "$libdir/libsnowfleet.so.0" ] && [ -f "$libdir/libsnowfleet.a" ] || fail "no libsnowfleet installed"
+awk '/^```c$/ {on=1; next} /^```$/ {on=0} on' "$src/docs/c.md" >"$tmp/mint.c"
+[ -s "$tmp/mint.c" ] || fail "no C example in docs/c.md"
+# shellcheck disable=SC2046  # pkg-config prints several words on purpose
+cc -std=c99 -Wall -Wextra -Werror -pedantic "$tmp/mint.c" -o "$tmp/mint" \
+  $(pkg-config --cflags --libs snowfleet) -Wl,-rpath,"$(pkg-config --variable=libdir snowfleet)" \
+  || fail "build the C example with pkg-config"
+out=$("$tmp/mint")
+[[ $out =~ ^[0-9]+$ ]] || fail "C example printed '$out'"
+node=$(( (out >> 12) & 1023 ))
+[ "$node" = 37 ] || fail "C example's id $out has node $node"
+echo "C example: $out (node $node)"
 
 echo "== add_subdirectory(snowfleet)"
 cmake -S "$here/consumer" -B "$tmp/sub" -G Ninja -DSNOWFLEET_FROM=subdir \

@@ -35,7 +35,8 @@
  *               OverflowError / RangeError), "clock" / "state" / "unavailable" / "internal"
  *               (runtime conditions: RuntimeError / Error / RuntimeException)
  *   summary     one line for documentation
- * The code of entry i is i (the C++ enum's values, the C ABI's codes). */
+ * Entry i is the C++ enum's value i and the C interface's result i + 1 (snowfleet.h, whose
+ * result 0 is success). */
 #define SNOWFLEET_ERROR_KINDS(X)                                                          \
   X(kInvalidArgument, INVALID_ARGUMENT, "InvalidArgument", "argument",                    \
     "An argument is outside its domain: a node id or sequence too large, a malformed "    \
