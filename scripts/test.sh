@@ -7,6 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 areas=("$@")
 [ ${#areas[@]} -gt 0 ] || areas=(core python node java frameworks fleet sql)
+passed=() failed=()
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
   if [ ! -f "$script" ]; then
@@ -14,6 +15,11 @@ for area in "${areas[@]}"; do
     exit 2
   fi
   printf '\n######## %s ########\n' "$area"
-  bash "$script"
+  # Every area runs even after one fails, so one run reports all of them.
+  if bash "$script"; then passed+=("$area"); else failed+=("$area"); fi
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\ntest areas FAILED: %s (passed: %s)\n' "${failed[*]}" "${passed[*]:-none}" >&2
+  exit 1
+fi
 printf '\nall test areas passed: %s\n' "${areas[*]}"
