@@ -196,8 +196,8 @@ func (l Layout) MaxID(timestampMs int64) (int64, error) {
 	return int64(id), err
 }
 
-// IDRange returns the first and last id of [startMs, endMs] widened by slackMs on each side,
-// for a `WHERE id BETWEEN first AND last` query.
+// IDRange returns the first and last id of the half-open range [startMs, endMs) widened by
+// slackMs on each side, for a `WHERE id BETWEEN first AND last` query.
 func (l Layout) IDRange(startMs, endMs, slackMs int64) (first, last int64, err error) {
 	var f, z C.int64_t
 	var e C.snowfleet_error
