@@ -21,25 +21,23 @@ func TestEveryExportedNameHasDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		{ // one file
-			for _, decl := range file.Decls {
-				switch d := decl.(type) {
-				case *ast.FuncDecl:
-					if d.Name.IsExported() && d.Doc == nil && (d.Recv == nil || exportedRecv(d.Recv)) {
-						t.Errorf("%s: func %s has no doc comment", name, d.Name.Name)
-					}
-				case *ast.GenDecl:
-					for _, spec := range d.Specs {
-						switch s := spec.(type) {
-						case *ast.TypeSpec:
-							if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
-								t.Errorf("%s: type %s has no doc comment", name, s.Name.Name)
-							}
-						case *ast.ValueSpec:
-							for _, n := range s.Names {
-								if n.IsExported() && s.Doc == nil && s.Comment == nil && d.Doc == nil {
-									t.Errorf("%s: %s has no doc comment", name, n.Name)
-								}
+		for _, decl := range file.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && d.Doc == nil && (d.Recv == nil || exportedRecv(d.Recv)) {
+					t.Errorf("%s: func %s has no doc comment", name, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
+							t.Errorf("%s: type %s has no doc comment", name, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() && s.Doc == nil && s.Comment == nil && d.Doc == nil {
+								t.Errorf("%s: %s has no doc comment", name, n.Name)
 							}
 						}
 					}
