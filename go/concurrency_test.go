@@ -83,3 +83,29 @@ func TestUUIDText(t *testing.T) {
 		t.Fatal("UnmarshalText of junk changed the value or succeeded")
 	}
 }
+
+// An empty or nil destination is a call for no ids, not an error.
+func TestEmptyBatches(t *testing.T) {
+	g, err := New(Options{NodeID: Int64(12)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.NextIDs(nil); err != nil {
+		t.Fatalf("NextIDs(nil): %v", err)
+	}
+	if err := g.NextIDs([]int64{}); err != nil {
+		t.Fatalf("NextIDs([]int64{}): %v", err)
+	}
+	u, err := NewUUID7(UUID7Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if err := u.NextMany(nil); err != nil {
+		t.Fatalf("NextMany(nil): %v", err)
+	}
+	if st, _ := g.Stats(); st.IDsIssued != 0 {
+		t.Fatalf("ids issued: %d", st.IDsIssued)
+	}
+}
