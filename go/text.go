@@ -8,11 +8,11 @@ import "C"
 // Format is an id's text form. Each sorts as the ids do.
 type Format int32
 
-// The text forms.
+// The text forms (snowfleet_id_format's values; the text vectors check each).
 const (
-	DecimalFormat Format = C.SNOWFLEET_DECIMAL // decimal digits
-	Base32Format  Format = C.SNOWFLEET_BASE32  // 13 characters, Crockford's alphabet
-	Base62Format  Format = C.SNOWFLEET_BASE62  // 11 characters
+	DecimalFormat Format = 0 // decimal digits
+	Base32Format  Format = 1 // 13 characters, Crockford's alphabet
+	Base62Format  Format = 2 // 11 characters
 )
 
 // FormatID writes id in that text form.
