@@ -9,7 +9,8 @@ Run by scripts/test/fleet.sh. Environment:
   ETCD_BIN             etcd server binary, for the test that kills and restarts its own etcd
   FLEET_POLYGLOT=1     also run the cross-language test, with FLEET_PY (a python that can
                        import snowfleet), FLEET_JAR and FLEET_JAVA (the jar and a java
-                       binary), and node with the addon built in this checkout
+                       binary), FLEET_GO (go/internal/fleetworker built), and node with
+                       the addon built in this checkout
 """
 import os
 import re
@@ -36,6 +37,8 @@ def polyglot_cmd(lang, source, seconds, layout):
         return [os.environ["FLEET_PY"], os.path.join(DEMO, "worker.py"), source, str(seconds), layout]
     if lang == "node":
         return ["node", os.path.join(DEMO, "worker.js"), source, str(seconds), layout]
+    if lang == "go":
+        return [os.environ["FLEET_GO"], source, str(seconds), layout]
     return [os.environ["FLEET_JAVA"], "-cp", os.environ["FLEET_JAR"],
             os.path.join(DEMO, "FleetWorker.java"), source, str(seconds), layout]
 EPOCH = 1704067200000
@@ -316,11 +319,11 @@ class LocalRegistry(unittest.TestCase):
 
 @unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1", "FLEET_POLYGLOT not set")
 class PolyglotLocalRegistry(unittest.TestCase):
-    def test_python_node_java_share_one_registry_and_a_killed_slot_is_reused(self):
+    def test_python_node_java_go_share_one_registry_and_a_killed_slot_is_reused(self):
         reg = tempfile.mkdtemp(prefix="snowfleet-polyglot-")
         self.addCleanup(shutil.rmtree, reg, True)
         layout, src = "41.3.19@1704067200000", f"local:{reg}"  # 8 slots
-        langs = ["python", "node", "java"] * 2
+        langs = ["python", "node", "java", "go", "node", "java"]
         # Long enough that no survivor ends before the slowest extra (a JVM starting on a
         # loaded machine) has claimed: a survivor's freed slot would be taken, legitimately.
         fleet = [Worker(src, cmd=polyglot_cmd(l, src, 20, layout)) for l in langs]
@@ -336,7 +339,7 @@ class PolyglotLocalRegistry(unittest.TestCase):
         # They run long enough that none ends (freeing its slot, which another extra would then
         # take, legitimately) before the slowest has claimed: a JVM compiling its source file
         # on a loaded machine took over 3 s and got the slot a finished Python extra had left.
-        extra = [Worker(src, cmd=polyglot_cmd(l, src, 10, layout)) for l in ("python", "java", "java")]
+        extra = [Worker(src, cmd=polyglot_cmd(l, src, 10, layout)) for l in ("python", "go", "java")]
         got = [w.node() for w in extra]
         self.assertNotIn(None, got)
         self.assertEqual(len(set(nodes[:1] + nodes[2:] + got)), 8,

@@ -1,6 +1,7 @@
 # Sourced by scripts/demo.sh and scripts/test/fleet.sh (after scripts/lib.sh, from the repo
-# root): builds whichever of the three packages is not built yet, the way their own scripts
-# do, and sets FLEET_PY (a python that imports snowfleet), FLEET_JAR and FLEET_JAVA.
+# root): builds whichever of the four packages is not built yet, the way their own scripts
+# do, and sets FLEET_PY (a python that imports snowfleet), FLEET_JAR, FLEET_JAVA and FLEET_GO
+# (the Go fleet worker, go/internal/fleetworker).
 # node-gyp owns build/ (its rebuild empties it), so CMake builds and the venv live in out/.
 command -v node >/dev/null || apt_install nodejs npm g++ make
 if ! node -e "require('./node/index.js')" >/dev/null 2>&1; then
@@ -27,4 +28,12 @@ if [[ ! -f "$FLEET_JAR" ]]; then
   rm -f "$_log"
 fi
 FLEET_JAVA="$JAVA_HOME/bin/java"
-export FLEET_PY FLEET_JAR FLEET_JAVA
+[ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"
+FLEET_GO="$PWD/out/go/fleet_worker"
+if [[ ! -x "$FLEET_GO" ]]; then
+  echo "go: go/build-native.sh, go build ./internal/fleetworker"
+  apt_install g++ cmake ninja-build libcurl4-openssl-dev nlohmann-json3-dev
+  bash go/build-native.sh >/dev/null
+  (cd go && GOFLAGS="-mod=mod -buildvcs=false" go build -o "$FLEET_GO" ./internal/fleetworker)
+fi
+export FLEET_PY FLEET_JAR FLEET_JAVA FLEET_GO

@@ -1,0 +1,86 @@
+package snowfleet
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestErrorsMatchTheirKind(t *testing.T) {
+	_, err := New(Options{NodeID: Int64(1024)})
+	if !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("node id 1024: %v, want ErrInvalidArgument", err)
+	}
+	if errors.Is(err, ErrClockMovedBackwards) {
+		t.Fatal("an InvalidArgument error matches ErrClockMovedBackwards")
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindInvalidArgument || !strings.Contains(e.Message, "1024") {
+		t.Fatalf("errors.As: %#v", e)
+	}
+	var k Kind
+	if !errors.As(err, &k) || k != KindInvalidArgument || k.Category() != "argument" || k.Name() != "InvalidArgument" {
+		t.Fatalf("errors.As(Kind): %v", k)
+	}
+	if !strings.Contains(err.Error(), "INVALID_ARGUMENT") || !strings.Contains(err.Error(), "1024") {
+		t.Fatalf("message: %q", err.Error())
+	}
+}
+
+func TestRewindRefusedWithItsKindAndNothingIssued(t *testing.T) {
+	clock := FrozenClock(1737747358021)
+	g, err := New(Options{NodeID: Int64(1), Clock: clock, MaxWaitMs: Float64(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.NextID(); err != nil {
+		t.Fatal(err)
+	}
+	if err := clock.AdvanceWallMs(-10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.NextID(); !errors.Is(err, ErrClockMovedBackwards) {
+		t.Fatalf("after a 10 ms rewind: %v", err)
+	}
+	if err := g.NextIDs(make([]int64, 3)); !errors.Is(err, ErrClockMovedBackwards) {
+		t.Fatalf("NextIDs after a 10 ms rewind: %v", err)
+	}
+	st, _ := g.Stats()
+	if st.IDsIssued != 1 || st.Refusals != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestClosedGenerator(t *testing.T) {
+	g, err := New(Options{NodeID: Int64(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil || !g.Closed() || g.Close() != nil {
+		t.Fatal("Close is idempotent")
+	}
+	if _, err := g.NextID(); !errors.Is(err, ErrGeneratorClosed) {
+		t.Fatalf("NextID after Close: %v", err)
+	}
+	s, _ := g.Status()
+	if s.Healthy || s.Reason == "" {
+		t.Fatalf("status after Close: %+v", s)
+	}
+}
+
+func TestTextWithNulIsRefused(t *testing.T) {
+	_, err := New(Options{NodeSource: "static:1\x00"})
+	if !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), "node_source") {
+		t.Fatalf("NUL in node_source: %v", err)
+	}
+}
+
+func TestKindsHaveTheirTexts(t *testing.T) {
+	if KindClockMovedBackwards.String() != "CLOCK_MOVED_BACKWARDS" || KindClockMovedBackwards.Category() != "clock" {
+		t.Fatal(KindClockMovedBackwards)
+	}
+	if Kind(42).String() != "Kind(42)" || Mode(7).String() != "Mode(7)" || LeaseHeld.String() != "held" {
+		t.Fatal("names outside the lists")
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/snowfleet/snowfleet/go
+
+go 1.24
