@@ -69,7 +69,9 @@ fn codes_in_lists_h() -> Vec<String> {
         "/../../core/include/snowfleet/lists.h"
     ))
     .expect("lists.h");
-    let start = text.find("#define SNOWFLEET_ERROR_KINDS(X)").expect("the error-kind list");
+    let start = text
+        .find("#define SNOWFLEET_ERROR_KINDS(X)")
+        .expect("the error-kind list");
     let body = &text[start..];
     let end = body.find("\n\n").unwrap_or(body.len());
     body[..end]

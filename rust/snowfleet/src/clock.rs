@@ -41,7 +41,9 @@ impl ScriptedClock {
     /// A clock following `segments` (none: one reading of 0 ms, repeated).
     pub fn new(segments: &[Segment]) -> Result<ScriptedClock, Error> {
         let mut ptr = std::ptr::null_mut();
-        call(|e| unsafe { sys::snowfleet_clock_new(segments.as_ptr(), segments.len(), &mut ptr, e) })?;
+        call(|e| unsafe {
+            sys::snowfleet_clock_new(segments.as_ptr(), segments.len(), &mut ptr, e)
+        })?;
         Ok(ScriptedClock { ptr })
     }
 

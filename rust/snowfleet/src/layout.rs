@@ -192,7 +192,14 @@ macro_rules! builder_setters {
         }
     };
 }
-builder_setters!(epoch_ms, timestamp_bits, node_bits, datacenter_bits, machine_bits, sequence_bits);
+builder_setters!(
+    epoch_ms,
+    timestamp_bits,
+    node_bits,
+    datacenter_bits,
+    machine_bits,
+    sequence_bits
+);
 
 impl LayoutBuilder {
     /// The layout, or the rule its fields break.
@@ -366,7 +373,14 @@ pub fn decode(id: i64) -> Result<Decoded, Error> {
 pub fn compose(timestamp_ms: i64, node_id: i64, sequence: i64) -> Result<i64, Error> {
     let mut id = 0;
     call(|e| unsafe {
-        sys::snowfleet_compose_node(std::ptr::null(), timestamp_ms, node_id, sequence, &mut id, e)
+        sys::snowfleet_compose_node(
+            std::ptr::null(),
+            timestamp_ms,
+            node_id,
+            sequence,
+            &mut id,
+            e,
+        )
     })?;
     Ok(id)
 }

@@ -45,7 +45,9 @@ pub use uuid7::{Uuid7, Uuid7Fields, Uuid7Generator, Uuid7GeneratorBuilder};
 /// The core's version (`"0.1.0"`).
 pub fn version() -> &'static str {
     let p = unsafe { snowfleet_sys::snowfleet_version() };
-    unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or("")
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_str()
+        .unwrap_or("")
 }
 
 /// The field names of a record, in the order of the core's lists: `"stats"`, `"status"`,
@@ -61,7 +63,11 @@ pub fn field_names(record: &str) -> Vec<&'static str> {
     (0..)
         .map_while(|i| {
             let p = unsafe { snowfleet_sys::snowfleet_field_name(record.as_ptr(), i) };
-            (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap_or(""))
+            (!p.is_null()).then(|| {
+                unsafe { std::ffi::CStr::from_ptr(p) }
+                    .to_str()
+                    .unwrap_or("")
+            })
         })
         .collect()
 }

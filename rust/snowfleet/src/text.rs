@@ -36,7 +36,9 @@ impl Encoding {
 /// ```
 pub fn format_id(id: i64, encoding: Encoding) -> Result<String, Error> {
     let mut buf = [0 as c_char; sys::SNOWFLEET_ID_TEXT_MAX];
-    call(|e| unsafe { sys::snowfleet_format_id(id, encoding.c(), buf.as_mut_ptr(), buf.len(), e) })?;
+    call(|e| unsafe {
+        sys::snowfleet_format_id(id, encoding.c(), buf.as_mut_ptr(), buf.len(), e)
+    })?;
     Ok(c_text(&buf))
 }
 

@@ -70,8 +70,10 @@ impl Uuid7 {
 impl fmt::Display for Uuid7 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = [0 as c_char; sys::SNOWFLEET_UUID_TEXT_MAX];
-        call(|e| unsafe { sys::snowfleet_uuid_format(self.0.as_ptr(), buf.as_mut_ptr(), buf.len(), e) })
-            .map_err(|_| fmt::Error)?;
+        call(|e| unsafe {
+            sys::snowfleet_uuid_format(self.0.as_ptr(), buf.as_mut_ptr(), buf.len(), e)
+        })
+        .map_err(|_| fmt::Error)?;
         f.write_str(&c_text(&buf))
     }
 }

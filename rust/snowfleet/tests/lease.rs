@@ -55,14 +55,27 @@ fn a_generator_dropped_and_leased_again_never_repeats_an_id() {
 
 #[test]
 fn one_generator_serves_many_threads_without_a_duplicate() {
-    let gen = Arc::new(Generator::builder().node_id(3).mode(Mode::Monotonic).build().unwrap());
+    let gen = Arc::new(
+        Generator::builder()
+            .node_id(3)
+            .mode(Mode::Monotonic)
+            .build()
+            .unwrap(),
+    );
     let threads: Vec<_> = (0..4)
         .map(|_| {
             let gen = Arc::clone(&gen);
-            std::thread::spawn(move || (0..20_000).map(|_| gen.next_id().unwrap()).collect::<Vec<_>>())
+            std::thread::spawn(move || {
+                (0..20_000)
+                    .map(|_| gen.next_id().unwrap())
+                    .collect::<Vec<_>>()
+            })
         })
         .collect();
-    let mut all: Vec<i64> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let mut all: Vec<i64> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
     let n = all.len();
     all.sort_unstable();
     all.dedup();
@@ -74,10 +87,17 @@ fn one_generator_serves_many_threads_without_a_duplicate() {
 fn bad_input_names_the_value_and_changes_nothing() {
     let gen = Generator::builder().node_id(1).build().unwrap();
     let before = gen.next_id().unwrap();
-    let err = Generator::builder().node_id(1).layout("41.10.12@x").build().unwrap_err();
+    let err = Generator::builder()
+        .node_id(1)
+        .layout("41.10.12@x")
+        .build()
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidArgument);
     assert!(err.message().contains("41.10.12@x"), "{err}");
-    let err = Generator::builder().node_source("local:\0").build().unwrap_err();
+    let err = Generator::builder()
+        .node_source("local:\0")
+        .build()
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidArgument);
     assert!(err.message().contains("NUL"), "{err}");
     assert!(gen.next_id().unwrap() > before);
