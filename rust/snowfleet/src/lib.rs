@@ -73,6 +73,27 @@ pub fn field_names(record: &str) -> Vec<&'static str> {
 }
 
 #[cfg(test)]
+mod kinds {
+    use crate::ErrorKind;
+
+    #[test]
+    fn every_kind_is_the_core_kind_of_its_name() {
+        let names: Vec<String> = ErrorKind::ALL.iter().map(|k| format!("{k:?}")).collect();
+        for (kind, variant) in ErrorKind::ALL.iter().zip(&names) {
+            // The core's class names, but for Internal, whose class is "InternalError".
+            let class = kind.name().strip_suffix("Error").unwrap_or(kind.name());
+            assert_eq!(class, variant);
+            assert!(!kind.code().is_empty() && !kind.category().is_empty());
+        }
+        assert_eq!(
+            ErrorKind::ClockMovedBackwards.code(),
+            "CLOCK_MOVED_BACKWARDS"
+        );
+        assert_eq!(ErrorKind::InvalidArgument.category(), "argument");
+    }
+}
+
+#[cfg(test)]
 mod send_sync {
     fn assert_send_sync<T: Send + Sync>() {}
     #[test]
