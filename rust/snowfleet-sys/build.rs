@@ -2,8 +2,8 @@
 //! core/sources.txt (the list CMake and binding.gyp build from), plus src/capi/ (the C
 //! interface) and src/registry/ (the process's id-space registry).
 //!
-//! Where the core is: $SNOWFLEET_CORE_DIR, else core/ beside this file (a published crate),
-//! else ../../core (a checkout of the repository, or a git dependency).
+//! Where the core is: $SNOWFLEET_CORE_DIR, else ../../core (a checkout of the repository, or
+//! a git dependency), else core/ beside this file (a published crate).
 //! The etcd node source is built when the libcurl and nlohmann-json headers are found
 //! (SNOWFLEET_ETCD=ON requires them, OFF leaves it out); libcurl itself is loaded at run time.
 use std::env;
@@ -32,8 +32,8 @@ fn main() {
     sources.extend(cc_files(&core.join("src/capi")));
     sources.push(core.join("src/registry/registry.cc"));
 
+    println!("cargo:rerun-if-changed={}", root.join("VERSION").display());
     let version = fs::read_to_string(root.join("VERSION"))
-        .or_else(|_| fs::read_to_string(core.join("VERSION")))
         .expect("snowfleet-sys: no VERSION file beside the core")
         .trim()
         .to_string();
@@ -71,7 +71,8 @@ fn core_dir(manifest: &Path) -> PathBuf {
     if let Ok(dir) = env::var("SNOWFLEET_CORE_DIR") {
         return PathBuf::from(dir);
     }
-    for candidate in [manifest.join("core"), manifest.join("../../core")] {
+    // A checkout's live core first: a copy packed beside this file may be stale there.
+    for candidate in [manifest.join("../../core"), manifest.join("core")] {
         if candidate.join("sources.txt").is_file() {
             return candidate.canonicalize().unwrap();
         }
