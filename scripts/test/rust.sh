@@ -4,7 +4,8 @@
 # test (the declarations against snowfleet.h, every conformance vector, leasing from a local:
 # registry, the doc examples) with and without the optional features, and a program in a
 # temporary directory outside the repository that depends on the crate as rust/README.md
-# says and mints. About 3 min of CPU from clean (the core's C++ once, then the crates and the doc examples).
+# says and mints. About 3 min of CPU from clean: the core's C++ once, then the crates and
+# the doc examples.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 root=$(repo_root)
