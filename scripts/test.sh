@@ -2,11 +2,11 @@
 # Every test of the project, on a fresh Debian 12 machine (run as root or with sudo):
 # installs what it needs, builds each package the way a user would, runs each suite.
 #   bash scripts/test.sh            # everything
-#   bash scripts/test.sh core node  # some areas (core python node java go frameworks fleet sql)
+#   bash scripts/test.sh core node  # some areas (core python node java go rust frameworks fleet sql)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 areas=("$@")
-[ ${#areas[@]} -gt 0 ] || areas=(core python node java go frameworks fleet sql)
+[ ${#areas[@]} -gt 0 ] || areas=(core python node java go rust frameworks fleet sql)
 passed=() failed=()
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
