@@ -198,23 +198,6 @@ void check_answer(const json& j, long status, const std::string& raw, const std:
   throw Refused(where + ": HTTP " + std::to_string(status) + ": " + msg);
 }
 
-// An attempt's time with `n` endpoints and `budget_ms` for the request: never longer than a
-// single pass gave each member; at least twice what answers took lately (`slow_ms`), so a
-// link that is slow but alive is not cut off.
-int64_t attempt_share(int64_t n, int64_t budget_ms, int64_t slow_ms) {
-  if (n == 1) return budget_ms;
-  return std::min(budget_ms / n,
-                  std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms}));
-}
-
-// This attempt's time: the member that answered the last request (`first`) gets the single
-// pass's share `pass_ms`; the last attempt that fits takes all that is left rather than
-// leave a stub.
-long attempt_time(bool first, int64_t attempt_ms, int64_t pass_ms, int64_t left_ms) {
-  const int64_t want = first ? std::max(attempt_ms, pass_ms) : attempt_ms;
-  return static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
-}
-
 // A plaintext request answered by a TLS endpoint: refused, naming the option that fixes it.
 void check_not_tls(const json& j, const std::string& raw, const std::string& endpoint) {
   if (j.is_discarded() && raw.find("HTTP request to an HTTPS server") != std::string::npos)
@@ -224,6 +207,17 @@ void check_not_tls(const json& j, const std::string& raw, const std::string& end
 }
 
 }  // namespace
+
+int64_t attempt_share(int64_t n, int64_t budget_ms, int64_t slow_ms) {
+  if (n == 1) return budget_ms;
+  return std::min(budget_ms / n,
+                  std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms}));
+}
+
+long attempt_time(bool first, int64_t attempt_ms, int64_t pass_ms, int64_t left_ms) {
+  const int64_t want = first ? std::max(attempt_ms, pass_ms) : attempt_ms;
+  return static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
+}
 
 Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
   load_curl(c.text);  // libcurl is opened at run time, on the first etcd:// claim
