@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lease/node_source.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -338,6 +340,37 @@ TEST_CASE("etcd: a claim reply gives the outcome, the revision and the mark",
   bad = claim_reply("MQ==");
   bad["succeeded"] = "true";
   CHECK_THROWS_AS(etcd::read_claim_reply(bad), etcd::Refused);
+}
+
+TEST_CASE("etcd: a failed mark write tells the slots still held and a mark that moved",
+          "[node-source][etcd-reply]") {
+  // The failure branch reads each slot key, then its mark key (keys only).
+  const auto range = [](const char* field, const char* revision) {
+    json r = {{"header", {{"revision", "40"}}}};
+    if (revision) r["kvs"] = json::array({{{"key", "eA=="}, {field, revision}}});
+    return json{{"response_range", r}};
+  };
+  const json reply = {
+      {"header", {{"revision", "40"}}},
+      {"responses", json::array({range("create_revision", "10"), range("mod_revision", "20"),
+                                 range("create_revision", "15"), range("mod_revision", "21"),
+                                 range(nullptr, nullptr), range(nullptr, nullptr),
+                                 range("create_revision", "13"), range(nullptr, nullptr)})}};
+  // Slot 0 as expected; slot 1 taken over since; slot 2's key gone; slot 3's mark deleted.
+  etcd::MarkRecheck r = etcd::read_mark_failure(reply, {{10, 20}, {11, 21}, {12, 22}, {13, 23}});
+  CHECK(r.ours == std::vector<std::pair<size_t, int64_t>>{{0, 20}, {3, 0}});
+  CHECK(r.moved);  // slot 3's mark is not where our last write left it
+  r = etcd::read_mark_failure(reply, {{10, 20}});
+  CHECK(r.ours == std::vector<std::pair<size_t, int64_t>>{{0, 20}});
+  CHECK_FALSE(r.moved);
+  r = etcd::read_mark_failure(reply, {{10, 19}});  // an earlier write landed after we gave up
+  CHECK(r.ours == std::vector<std::pair<size_t, int64_t>>{{0, 20}});
+  CHECK(r.moved);
+  // A reply with fewer responses than the batch: the missing slots are not ours.
+  CHECK(etcd::read_mark_failure(json::object(), {{10, 20}}).ours.empty());
+  json bad = reply;
+  bad["responses"][0]["response_range"]["kvs"][0]["create_revision"] = "10x";
+  CHECK_THROWS_AS(etcd::read_mark_failure(bad, {{10, 20}}), etcd::Refused);
 }
 
 TEST_CASE("etcd: a range reply lists the held slots; a key outside the range is refused",

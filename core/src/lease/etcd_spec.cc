@@ -40,38 +40,198 @@ bool showable_key(const std::string& k) {
              std::string::npos;
 }
 
+// Userinfo in the authority ("etcd://user:secret@host:port"), refused by the parser but
+// named in its message.
+void redact_userinfo(std::string& out) {
+  const size_t end = std::min(out.find('/', 7), out.find('?'));
+  const size_t at = out.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+  if (at != std::string::npos && at >= 7 && (end == std::string::npos || at < end))
+    out.replace(7, at - 7, "***");
+}
+
+// The option at `pos`, up to `stop` (its '&' or the end), with its secret parts hidden.
+void redact_option(std::string& out, size_t pos, size_t stop) {
+  if (out.compare(pos, 9, "password=") == 0 && pos + 9 <= stop) {
+    // A query cannot carry '&' in a value: what follows up to the next known option may
+    // be the rest of a password that holds one.
+    while (stop < out.size()) {
+      const size_t next = std::min(out.find('&', stop + 1), out.size());
+      if (known_option(out.substr(stop + 1, std::min(out.find('=', stop + 1), next) - stop - 1)))
+        break;
+      stop = next;
+    }
+    out.replace(pos + 9, stop - pos - 9, "***");
+    return;
+  }
+  const size_t eq = out.find('=', pos);
+  const std::string key = out.substr(pos, std::min(eq, stop) - pos);
+  if (pos < stop && !known_option(key))
+    out.replace(pos, stop - pos, showable_key(key) && eq < stop ? key + "=***" : "***");
+}
+
+// What an option is read with: the spec's message prefix and layout, and the config.
+struct OptionContext {
+  const std::string& quoted;
+  const Layout& layout;
+  EtcdConfig& c;
+};
+
+bool has_password(const EtcdConfig& c) {
+  return !c.password.empty() || !c.password_file.empty() || !c.password_env.empty();
+}
+
+void set_password(const OptionContext& o, const std::string& k, const std::string& v,
+                  const char* needs, std::string EtcdConfig::*field) {
+  if (v.empty()) bad(o.quoted + ": " + k + " needs " + needs);
+  if (has_password(o.c)) bad(o.quoted + ": give one of password, password_file, password_env");
+  o.c.*field = v;
+}
+
+void set_tls_file(const OptionContext& o, const std::string& k, const std::string& v,
+                  std::string EtcdConfig::*field) {
+  if (v.empty()) bad(o.quoted + ": " + k + " needs a file path");
+  o.c.*field = v;
+  o.c.tls = true;
+}
+
+// The query options an etcd spec knows, and how each is read. `once`: a repeat would
+// silently override (node=3&node=5: slot 5), so it is refused.
+struct Option {
+  const char* name;
+  bool once;
+  void (*read)(const OptionContext& o, const std::string& k, const std::string& v);
+};
+
+const Option kOptions[] = {
+    {"ttl", true,
+     [](const OptionContext& o, const std::string&, const std::string& v) {
+       if (!parse_uint(v, &o.c.ttl_s) || o.c.ttl_s < 2 || o.c.ttl_s > 3600)
+         bad(o.quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+     }},
+    {"node", true,
+     [](const OptionContext& o, const std::string&, const std::string& v) {
+       if (!parse_uint(v, &o.c.node) || o.c.node > o.layout.max_node_id())
+         bad(o.quoted + ": node must be in [0, " + std::to_string(o.layout.max_node_id()) +
+             "] for layout " + o.layout.to_string() + ", got " + quote(v));
+     }},
+    {"tls", true,
+     [](const OptionContext& o, const std::string&, const std::string& v) {
+       if (v != "0" && v != "1") bad(o.quoted + ": tls must be 0 or 1, got " + quote(v));
+       o.c.tls = v == "1" || o.c.tls;
+     }},
+    {"cacert", true,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_tls_file(o, k, v, &EtcdConfig::cacert);
+     }},
+    {"cert", true,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_tls_file(o, k, v, &EtcdConfig::cert);
+     }},
+    {"key", true,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_tls_file(o, k, v, &EtcdConfig::key);
+     }},
+    {"user", true,
+     [](const OptionContext& o, const std::string&, const std::string& v) {
+       if (v.empty()) bad(o.quoted + ": user needs a name");
+       o.c.user = v;
+     }},
+    {"password_file", false,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_password(o, k, v, "a file path", &EtcdConfig::password_file);
+     }},
+    {"password_env", false,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_password(o, k, v, "a variable name", &EtcdConfig::password_env);
+     }},
+    {"password", false,
+     [](const OptionContext& o, const std::string& k, const std::string& v) {
+       set_password(o, k, v, "a value", &EtcdConfig::password);
+     }},
+};
+
+const Option* find_option(const std::string& k) {
+  for (const Option& o : kOptions)
+    if (k == o.name) return &o;
+  return nullptr;
+}
+
+// An option the table does not know: refused without its value (it may be secret).
+[[noreturn]] void unknown_option(const std::string& quoted, const std::string& k, bool has_value,
+                                 bool after_password) {
+  if (after_password)  // likely the rest of a password holding '&': not named either
+    bad(quoted + ": an unknown option follows password= (a password holding '&' cannot be " +
+        "given inline: use password_file= or password_env=)");
+  bad(quoted + ": " +
+      (showable_key(k) && has_value
+           ? "unknown option " + quote(k) + " (its value is not shown: it may be secret)"
+           : std::string("an unknown option (not shown: it may be secret)")) +
+      "; known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
+      "password");
+}
+
+// One "host:port" of the spec's endpoint list, checked and added to `c.endpoints`.
+void add_endpoint(const std::string& h, const std::string& quoted, EtcdConfig& c) {
+  int64_t port;
+  const auto colon = h.rfind(':');
+  if (h.find('@') != std::string::npos)
+    bad(quoted +
+        ": an endpoint holds no credentials (give user= and password_file= or "
+        "password_env= in the query), got endpoint " +
+        quote(redact_node_source("etcd://" + h).substr(7)));
+  if (h.empty() || colon == std::string::npos || colon == 0 ||
+      !parse_uint(h.substr(colon + 1), &port) || port < 1 || port > 65535)
+    bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint " +
+        quote(h));
+  if (!valid_host(h.substr(0, colon)))
+    bad(quoted + ": endpoint " + quote(h) +
+        " has a host that is not a name or an address (letters, digits, '.', '-', '_', or "
+        "[IPv6])");
+  if (std::find(c.endpoints.begin(), c.endpoints.end(), h) != c.endpoints.end())
+    bad(quoted + ": endpoint " + quote(h) + " is listed twice");
+  c.endpoints.push_back(h);
+}
+
+// Calls `each` on every `sep`-separated part of `text` (one empty part when it is empty).
+template <typename F>
+void for_each_part(const std::string& text, char sep, F each) {
+  for (size_t pos = 0;;) {
+    const auto next = text.find(sep, pos);
+    each(text.substr(pos, next == std::string::npos ? std::string::npos : next - pos));
+    if (next == std::string::npos) return;
+    pos = next + 1;
+  }
+}
+
+void read_options(const std::string& query, const OptionContext& o) {
+  if (query.empty()) return;
+  bool after_password = false;  // the previous option was an inline password
+  std::set<std::string> given;
+  for_each_part(query, '&', [&](const std::string& kv) {
+    const auto eq = kv.find('=');
+    const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    const Option* opt = find_option(k);
+    if (opt && opt->once && !given.insert(k).second)
+      bad(o.quoted + ": option " + quote(k) + " is given twice");
+    if (opt)
+      opt->read(o, k, v);
+    else if (!kv.empty())
+      unknown_option(o.quoted, k, eq != std::string::npos, after_password);
+    after_password = k == "password";
+  });
+}
+
 }  // namespace
 
 std::string redact_node_source(const std::string& spec) {
   if (spec.rfind("etcd://", 0) != 0) return spec;
   std::string out = spec;
-  // Userinfo in the authority ("etcd://user:secret@host:port"), refused by the parser but
-  // named in its message.
-  const size_t end = std::min(out.find('/', 7), out.find('?'));
-  const size_t at = out.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
-  if (at != std::string::npos && at >= 7 && (end == std::string::npos || at < end))
-    out.replace(7, at - 7, "***");
+  redact_userinfo(out);
   const size_t q = out.find('?');
   if (q == std::string::npos) return out;
   for (size_t pos = q + 1; pos <= out.size();) {
     const size_t amp = out.find('&', pos);
-    size_t stop = amp == std::string::npos ? out.size() : amp;
-    if (out.compare(pos, 9, "password=") == 0 && pos + 9 <= stop) {
-      // A query cannot carry '&' in a value: what follows up to the next known option may
-      // be the rest of a password that holds one.
-      while (stop < out.size()) {
-        const size_t next = std::min(out.find('&', stop + 1), out.size());
-        if (known_option(out.substr(stop + 1, std::min(out.find('=', stop + 1), next) - stop - 1)))
-          break;
-        stop = next;
-      }
-      out.replace(pos + 9, stop - pos - 9, "***");
-    } else {
-      const size_t eq = out.find('=', pos);
-      const std::string key = out.substr(pos, std::min(eq, stop) - pos);
-      if (pos < stop && !known_option(key))
-        out.replace(pos, stop - pos, showable_key(key) && eq < stop ? key + "=***" : "***");
-    }
+    redact_option(out, pos, amp == std::string::npos ? out.size() : amp);
     const size_t next = out.find('&', pos);
     if (next == std::string::npos) break;
     pos = next + 1;
@@ -90,97 +250,16 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
     rest = rest.substr(0, q);
   }
   const auto slash = rest.find('/');
-  const std::string hosts = rest.substr(0, slash);
   c.prefix = slash == std::string::npos ? "" : rest.substr(slash + 1);
   while (!c.prefix.empty() && c.prefix.back() == '/') c.prefix.pop_back();
   if (c.prefix.empty()) c.prefix = "snowfleet";
-  size_t pos = 0;
-  while (pos <= hosts.size()) {
-    const auto comma = hosts.find(',', pos);
-    const std::string h =
-        hosts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    int64_t port;
-    const auto colon = h.rfind(':');
-    if (h.find('@') != std::string::npos)
-      bad(quoted +
-          ": an endpoint holds no credentials (give user= and password_file= or "
-          "password_env= in the query), got endpoint " +
-          quote(redact_node_source("etcd://" + h).substr(7)));
-    if (h.empty() || colon == std::string::npos || colon == 0 ||
-        !parse_uint(h.substr(colon + 1), &port) || port < 1 || port > 65535)
-      bad(quoted + ": expected etcd://host:port[,host:port...]/<prefix>[?ttl=10], got endpoint " +
-          quote(h));
-    if (!valid_host(h.substr(0, colon)))
-      bad(quoted + ": endpoint " + quote(h) +
-          " has a host that is not a name or an address (letters, digits, '.', '-', '_', or "
-          "[IPv6])");
-    for (const std::string& seen : c.endpoints)
-      if (seen == h) bad(quoted + ": endpoint " + quote(h) + " is listed twice");
-    c.endpoints.push_back(h);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  pos = 0;
-  bool after_password = false;  // the previous option was an inline password
-  std::set<std::string> given;  // a repeat would silently override (node=3&node=5: slot 5)
-  while (!query.empty() && pos <= query.size()) {
-    const auto amp = query.find('&', pos);
-    const std::string kv =
-        query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
-    const auto eq = kv.find('=');
-    const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    if ((k == "ttl" || k == "node" || k == "tls" || k == "cacert" || k == "cert" || k == "key" ||
-         k == "user") &&
-        !given.insert(k).second)
-      bad(quoted + ": option " + quote(k) + " is given twice");
-    if (k == "ttl") {
-      if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-        bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
-    } else if (k == "node") {
-      if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
-        bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-            "] for layout " + layout.to_string() + ", got " + quote(v));
-    } else if (k == "cacert" || k == "cert" || k == "key") {
-      if (v.empty()) bad(quoted + ": " + k + " needs a file path");
-      (k == "cacert" ? c.cacert : k == "cert" ? c.cert : c.key) = v;
-      c.tls = true;
-    } else if (k == "tls") {
-      if (v != "0" && v != "1") bad(quoted + ": tls must be 0 or 1, got " + quote(v));
-      c.tls = v == "1" || c.tls;
-    } else if (k == "user") {
-      if (v.empty()) bad(quoted + ": user needs a name");
-      c.user = v;
-    } else if (k == "password" || k == "password_file" || k == "password_env") {
-      if (v.empty())
-        bad(quoted + ": " + k + " needs " +
-            (k == "password"        ? "a value"
-             : k == "password_file" ? "a file path"
-                                    : "a variable name"));
-      if (!c.password.empty() || !c.password_file.empty() || !c.password_env.empty())
-        bad(quoted + ": give one of password, password_file, password_env");
-      (k == "password" ? c.password : k == "password_file" ? c.password_file : c.password_env) = v;
-    } else if (!kv.empty() && after_password) {
-      // Likely the rest of a password holding '&': not named, it may be secret.
-      bad(quoted + ": an unknown option follows password= (a password holding '&' cannot be " +
-          "given inline: use password_file= or password_env=)");
-    } else if (!kv.empty()) {
-      bad(quoted + ": " +
-          (showable_key(k) && eq != std::string::npos
-               ? "unknown option " + quote(k) + " (its value is not shown: it may be secret)"
-               : std::string("an unknown option (not shown: it may be secret)")) +
-          "; known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
-          "password");
-    }
-    after_password = k == "password";
-    if (amp == std::string::npos) break;
-    pos = amp + 1;
-  }
-  const bool has_password =
-      !c.password.empty() || !c.password_file.empty() || !c.password_env.empty();
-  if (!c.user.empty() && !has_password)
+  for_each_part(rest.substr(0, slash), ',',
+                [&](const std::string& h) { add_endpoint(h, quoted, c); });
+  read_options(query, OptionContext{quoted, layout, c});
+  if (!c.user.empty() && !has_password(c))
     bad(quoted + ": user " + quote(c.user) +
         " needs a password: password_file=PATH, password_env=VAR or password=...");
-  if (c.user.empty() && has_password) bad(quoted + ": a password needs user=NAME");
+  if (c.user.empty() && has_password(c)) bad(quoted + ": a password needs user=NAME");
   return c;
 }
 

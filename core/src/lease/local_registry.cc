@@ -18,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/strict_int.hpp"
@@ -75,6 +76,19 @@ std::string slot_name(int64_t slot) {
   return "slot-" + n;
 }
 
+namespace {
+// An absolute $HOME, else the passwd entry's absolute home; "" when neither.
+std::string home_dir() {
+  if (const char* h = std::getenv("HOME"); h && h[0] == '/') return h;
+  struct passwd pw, *found = nullptr;
+  std::vector<char> buf(16384);
+  if (getpwuid_r(geteuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
+      found->pw_dir[0] == '/')
+    return found->pw_dir;
+  return "";
+}
+}  // namespace
+
 std::string default_dir(const std::string& quoted) {
   // XDG: a relative $XDG_STATE_HOME is invalid and must be ignored.
   const char* xdg = std::getenv("XDG_STATE_HOME");
@@ -84,16 +98,7 @@ std::string default_dir(const std::string& quoted) {
     return (base == "/" ? "" : base) + "/snowfleet";
   }
   if (geteuid() == 0) return "/var/lib/snowfleet";
-  std::string home;
-  if (const char* h = std::getenv("HOME"); h && h[0] == '/') {
-    home = h;
-  } else {
-    struct passwd pw, *found = nullptr;
-    std::vector<char> buf(16384);
-    if (getpwuid_r(geteuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir &&
-        found->pw_dir[0] == '/')
-      home = found->pw_dir;
-  }
+  std::string home = home_dir();
   while (home.size() > 1 && home.back() == '/') home.pop_back();
   if (home.empty())
     unavailable(quoted + ": no home directory for the default registry ($HOME unset or " +
@@ -151,58 +156,56 @@ int open_regular(int dir_fd, const std::string& name, int flags, const std::stri
   return fd;
 }
 
+namespace {
+
+struct FsName {
+  int64_t type;
+  const char* name;
+};
+// f_type values from <linux/magic.h> and the filesystems' own sources (not all of them are
+// in that header). Shared folders of a hypervisor count: the host and every guest that
+// mounts one are separate kernels, each with its own locks and sockets.
+constexpr FsName kNetworkFs[] = {
+    {0x6969, "NFS"},
+    {0x517b, "SMB"},
+    {0xff534d42, "SMB/CIFS"},
+    {0xfe534d42, "SMB2"},
+    {0x564c, "NCP"},
+    {0x5346414f, "AFS"},
+    {0x6b414653, "AFS"},
+    {0x73757245, "Coda"},
+    {0x00c36400, "Ceph"},
+    {0x01021997, "9P"},
+    {0x0bd00bd0, "Lustre"},
+    {0x01161970, "GFS2"},
+    {0x7461636f, "OCFS2"},
+    {0x47504653, "GPFS"},
+    {0x19830326, "BeeGFS"},
+    {0x786f4256, "vboxsf (a VirtualBox shared folder)"},
+    {0x7c7c6673, "prl_fs (a Parallels shared folder)"},
+    {0xbacbacbc, "vmhgfs (a VMware shared folder)"},
+};
+
+// Every FUSE filesystem, virtiofs included, reports FUSE's f_type: the mount's type tells
+// them apart. Local ones (lxcfs, an encrypted directory) stay allowed.
+constexpr std::pair<const char*, const char*> kNetworkFuse[] = {
+    {"virtiofs", "virtiofs (a folder shared by the VM's host)"},
+    {"fuse.vmhgfs-fuse", "vmhgfs-fuse (a VMware shared folder)"},
+    {"fuse.sshfs", "sshfs"},
+    {"fuse.glusterfs", "GlusterFS"},
+    {"fuse.ceph-fuse", "Ceph (ceph-fuse)"},
+};
+
+}  // namespace
+
 const char* network_fs_name(int64_t type, const std::string& mount_type) {
-  // f_type values from <linux/magic.h> and the filesystems' own sources (not all of them
-  // are in that header). Shared folders of a hypervisor count: the host and every guest
-  // that mounts one are separate kernels, each with its own locks and sockets.
-  switch (type) {
-    case 0x6969:
-      return "NFS";
-    case 0x517b:
-      return "SMB";
-    case 0xff534d42:
-      return "SMB/CIFS";
-    case 0xfe534d42:
-      return "SMB2";
-    case 0x564c:
-      return "NCP";
-    case 0x5346414f:
-    case 0x6b414653:
-      return "AFS";
-    case 0x73757245:
-      return "Coda";
-    case 0x00c36400:
-      return "Ceph";
-    case 0x01021997:
-      return "9P";
-    case 0x0bd00bd0:
-      return "Lustre";
-    case 0x01161970:
-      return "GFS2";
-    case 0x7461636f:
-      return "OCFS2";
-    case 0x47504653:
-      return "GPFS";
-    case 0x19830326:
-      return "BeeGFS";
-    case 0x786f4256:
-      return "vboxsf (a VirtualBox shared folder)";
-    case 0x7c7c6673:
-      return "prl_fs (a Parallels shared folder)";
-    case 0xbacbacbc:
-      return "vmhgfs (a VMware shared folder)";
-    case kFuseMagic:
-      break;
-    default:
-      return nullptr;
+  if (type == kFuseMagic) {
+    for (const auto& [mount, name] : kNetworkFuse)
+      if (mount_type == mount) return name;
+    return nullptr;
   }
-  // Every FUSE filesystem, virtiofs included, reports FUSE's f_type: the mount's type
-  // tells them apart. Local ones (lxcfs, an encrypted directory) stay allowed.
-  if (mount_type == "virtiofs") return "virtiofs (a folder shared by the VM's host)";
-  if (mount_type == "fuse.vmhgfs-fuse") return "vmhgfs-fuse (a VMware shared folder)";
-  if (mount_type == "fuse.sshfs") return "sshfs";
-  if (mount_type == "fuse.glusterfs") return "GlusterFS";
-  if (mount_type == "fuse.ceph-fuse") return "Ceph (ceph-fuse)";
+  for (const FsName& fs : kNetworkFs)
+    if (fs.type == type) return fs.name;
   return nullptr;
 }
 
@@ -280,6 +283,22 @@ MarkFile read_mark(int dir_fd, const std::string& slot, const std::string& dir, 
   return MarkFile::kValue;
 }
 
+namespace {
+// Writes `text` to the open temporary file `t` (closed here), syncs it and renames it over
+// `mark`, then syncs the directory. False, with `*err` the errno of the first step that
+// failed, when one did (a short write fails even when it set no errno).
+bool persist(int dir_fd, int t, const std::string& tmp, const std::string& mark,
+             const std::string& text, int* err) {
+  bool ok = write(t, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  *err = ok ? 0 : errno;
+  if (ok && fsync(t) != 0) ok = false, *err = errno;
+  if (close(t) != 0 && ok) ok = false, *err = errno;
+  if (ok && renameat(dir_fd, tmp.c_str(), dir_fd, mark.c_str()) != 0) ok = false, *err = errno;
+  if (ok && fsync(dir_fd) != 0) ok = false, *err = errno;
+  return ok;
+}
+}  // namespace
+
 bool write_mark(int dir_fd, const std::string& slot, const std::string& dir, int64_t mark_ms,
                 std::string* why) {
   const std::string tmp = slot + ".mark.tmp", mark = slot + ".mark";
@@ -296,13 +315,7 @@ bool write_mark(int dir_fd, const std::string& slot, const std::string& dir, int
   int err = 0;
   const int t = open_regular(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL, dir + "/" + tmp, &err, why);
   if (t < 0) return false;
-  const std::string text = std::to_string(mark_ms) + "\n";
-  bool ok = write(t, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  err = ok ? 0 : errno;
-  if (ok && fsync(t) != 0) ok = false, err = errno;
-  if (close(t) != 0 && ok) ok = false, err = errno;
-  if (ok && renameat(dir_fd, tmp.c_str(), dir_fd, mark.c_str()) != 0) ok = false, err = errno;
-  if (ok && fsync(dir_fd) != 0) ok = false, err = errno;
+  const bool ok = persist(dir_fd, t, tmp, mark, std::to_string(mark_ms) + "\n", &err);
   if (!ok) {
     unlinkat(dir_fd, tmp.c_str(), 0);
     *why = dir + "/" + mark + ": " + errno_text(err);

@@ -11,8 +11,8 @@
 #include <functional>
 #include <string>
 
-#include "base/internal.hpp"
 #include "base/fail.hpp"
+#include "base/internal.hpp"
 #include "base/quote.hpp"
 #include "uuid/random_internal.hpp"
 
@@ -53,6 +53,57 @@ Probe probe_order(int64_t slots) {
   return {start, (splitmix64_next(&x) % n) | 1};
 }
 
+namespace {
+
+int64_t static_node(const std::string& spec, const Layout& layout, const std::string& quoted) {
+  int64_t id;
+  if (!parse_uint(spec.substr(7), &id)) bad(quoted + ": expected static:<non-negative integer>");
+  if (id > layout.max_node_id())
+    bad(quoted + ": node id must be in [0, " + std::to_string(layout.max_node_id()) +
+        "] for layout " + layout.to_string() + ", got " + std::to_string(id));
+  return id;
+}
+
+int64_t env_node(const std::string& spec, const Layout& layout, const std::string& quoted) {
+  const std::string var = spec.substr(4);
+  if (var.empty()) bad(quoted + ": expected env:<VARIABLE>");
+  const char* value = std::getenv(var.c_str());
+  const std::string shown = "variable " + detail::quote(var);
+  int64_t id;
+  if (value == nullptr)
+    throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " is not set");
+  if (!parse_uint(value, &id))
+    throw Error(
+        ErrorKind::kNodeIdUnavailable,
+        quoted + ": " + shown + " holds " + detail::quote(value) + ", not a non-negative integer");
+  return checked(id, layout, quoted);
+}
+
+int64_t k8s_node(const std::string& spec, const Layout& layout, const std::string& quoted) {
+  int64_t offset = 0;
+  if (spec.size() > 3 && !parse_uint(spec.substr(4), &offset))
+    bad(quoted + ": expected k8s or k8s:<non-negative offset>");
+  // A StatefulSet pod is named <set>-<ordinal>; HOSTNAME is the usual carrier, with
+  // gethostname() as the fallback when the variable is not exported.
+  std::string host;
+  if (const char* h = std::getenv("HOSTNAME")) host = h;
+  if (host.empty()) {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) == 0) host = buf;
+  }
+  const auto dash = host.rfind('-');
+  int64_t ordinal;
+  if (dash == std::string::npos || !parse_uint(host.substr(dash + 1), &ordinal))
+    throw Error(ErrorKind::kNodeIdUnavailable,
+                quoted + ": hostname " + detail::quote(host) +
+                    " does not end in -<ordinal> (is this a StatefulSet pod?)");
+  return checked(static_cast<uint64_t>(ordinal) + static_cast<uint64_t>(offset), layout, quoted);
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
 NodeClaim claim_node(const std::string& spec, const Layout& layout,
                      const std::shared_ptr<Clock>& clock, const SlotFilter& usable) {
   NodeClaim claim;
@@ -62,65 +113,24 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     bad("node source " + detail::quote(redact_node_source(spec)) + " has a NUL byte at byte " +
         std::to_string(nul) + "; a node source is text without NUL bytes");
   const std::string quoted = "node source " + detail::quote(redact_node_source(spec));
-  if (spec.rfind("static:", 0) == 0) {
-    int64_t id;
-    if (!parse_uint(spec.substr(7), &id)) bad(quoted + ": expected static:<non-negative integer>");
-    if (id > layout.max_node_id())
-      bad(quoted + ": node id must be in [0, " + std::to_string(layout.max_node_id()) +
-          "] for layout " + layout.to_string() + ", got " + std::to_string(id));
-    claim.node_id = id;
-    return claim;
-  }
-  if (spec.rfind("env:", 0) == 0) {
-    const std::string var = spec.substr(4);
-    if (var.empty()) bad(quoted + ": expected env:<VARIABLE>");
-    const char* value = std::getenv(var.c_str());
-    const std::string shown = "variable " + detail::quote(var);
-    int64_t id;
-    if (value == nullptr)
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " is not set");
-    if (!parse_uint(value, &id))
-      throw Error(ErrorKind::kNodeIdUnavailable, quoted + ": " + shown + " holds " +
-                                                     detail::quote(value) +
-                                                     ", not a non-negative integer");
-    claim.node_id = checked(id, layout, quoted);
-    return claim;
-  }
-  if (spec == "k8s" || spec.rfind("k8s:", 0) == 0) {
-    int64_t offset = 0;
-    if (spec.size() > 3 && !parse_uint(spec.substr(4), &offset))
-      bad(quoted + ": expected k8s or k8s:<non-negative offset>");
-    // A StatefulSet pod is named <set>-<ordinal>; HOSTNAME is the usual carrier, with
-    // gethostname() as the fallback when the variable is not exported.
-    std::string host;
-    if (const char* h = std::getenv("HOSTNAME")) host = h;
-    if (host.empty()) {
-      char buf[256] = {0};
-      if (gethostname(buf, sizeof buf - 1) == 0) host = buf;
-    }
-    const auto dash = host.rfind('-');
-    int64_t ordinal;
-    if (dash == std::string::npos || !parse_uint(host.substr(dash + 1), &ordinal))
-      throw Error(ErrorKind::kNodeIdUnavailable,
-                  quoted + ": hostname " + detail::quote(host) +
-                      " does not end in -<ordinal> (is this a StatefulSet pod?)");
-    claim.node_id =
-        checked(static_cast<uint64_t>(ordinal) + static_cast<uint64_t>(offset), layout, quoted);
-    return claim;
-  }
-  if (spec == "local" || spec.rfind("local:", 0) == 0 || spec.rfind("local?", 0) == 0) {
+  if (starts_with(spec, "static:")) {
+    claim.node_id = static_node(spec, layout, quoted);
+  } else if (starts_with(spec, "env:")) {
+    claim.node_id = env_node(spec, layout, quoted);
+  } else if (spec == "k8s" || starts_with(spec, "k8s:")) {
+    claim.node_id = k8s_node(spec, layout, quoted);
+  } else if (spec == "local" || starts_with(spec, "local:") || starts_with(spec, "local?")) {
     claim.lease = claim_local(spec, layout, usable);
     claim.node_id = claim.lease->node_id();
-    return claim;
-  }
-  if (spec.rfind("etcd://", 0) == 0) {
+  } else if (starts_with(spec, "etcd://")) {
     claim.lease = claim_etcd(spec, layout, clock, usable);
     claim.node_id = claim.lease->node_id();
-    return claim;
+  } else {
+    bad(quoted +
+        " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>][?node=<id>], "
+        "etcd://host:port/<prefix>");
   }
-  bad(quoted +
-      " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>][?node=<id>], "
-      "etcd://host:port/<prefix>");
+  return claim;
 }
 
 }  // namespace detail

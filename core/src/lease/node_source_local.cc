@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "base/quote.hpp"
-#include "base/strict_int.hpp"
+#include "local_claim_pick.hpp"
 #include "local_registry.hpp"
 #include "node_source.hpp"
 
@@ -268,6 +268,145 @@ void after_fork_child() {
 
 }  // namespace
 
+namespace {
+
+// One claim walk over the registry directory `dir` (open as `dir_fd`).
+class LocalClaim {
+ public:
+  LocalClaim(std::string dir, int dir_fd, bool private_dir, const Layout& layout)
+      : dir_(std::move(dir)),
+        dir_fd_(dir_fd),
+        private_dir_(private_dir),
+        layout_(layout),
+        key_(registry::socket_key(dir_)),
+        // The directory as written, too (when it differs): a symbolic link re-pointed under
+        // live holders then still names their slots for every claimant that spells the
+        // registry so.
+        key2_(registry::socket_key(dir_, false)) {}
+
+  LocalTally tally;
+
+  // The slot's lease, or null when it is held or unusable (counted in `tally`).
+  std::shared_ptr<NodeLease> try_slot(int64_t slot) {
+    const std::string name = registry::slot_name(slot), path = dir_ + "/" + name;
+    // The socket first: a live holder of this network namespace keeps it whatever became
+    // of the registry's files.
+    int sock = -1, sock2 = -1;
+    if (!bind_sockets(slot, &sock, &sock2)) return nullptr;
+    const int fd = lock_slot_file(name, path);
+    int64_t mark = -1;
+    if (fd < 0 || !usable_mark(fd, name, path, &mark)) {
+      close_fd(sock);
+      close_fd(sock2);
+      return nullptr;
+    }
+    write_holder(fd);
+    return std::make_shared<LocalLease>(slot, fd, dir_fd_, sock, sock2, dir_, private_dir_, mark);
+  }
+
+ private:
+  // Binds the slot's abstract socket under both names; false (nothing bound) when one is
+  // held or cannot be bound.
+  bool bind_sockets(int64_t slot, int* sock, int* sock2) {
+    for (const std::string* k : {&key_, &key2_}) {
+      if (k == &key2_ && key2_ == key_) break;
+      const std::string sock_name = *k + "/" + std::to_string(slot);
+      int err = 0;
+      int& s = k == &key_ ? *sock : *sock2;
+      s = registry::bind_socket(sock_name, &err);
+      if (s >= 0 || err == ENOSYS) continue;
+      if (err == EADDRINUSE)
+        ++tally.held;
+      else
+        tally.note("cannot bind the abstract socket @" + sock_name + ": " + errno_text(err));
+      close_fd(*sock);
+      close_fd(*sock2);
+      return false;
+    }
+    return true;
+  }
+
+  // The slot file, opened and locked, still the inode its path names (a concurrent cleanup
+  // could have unlinked it between open and lock); -1 when not.
+  int lock_slot_file(const std::string& name, const std::string& path) {
+    std::string why;
+    int err = 0;
+    const int fd = registry::open_regular(dir_fd_, name, O_RDWR | O_CREAT, path, &err, &why);
+    if (fd < 0) {
+      tally.note(why);
+      return -1;
+    }
+    if (!registry::try_lock(fd, &err)) {
+      if (registry::is_held_errno(err))
+        ++tally.held;
+      else
+        tally.note(path + ": cannot lock: " + errno_text(err));
+      close(fd);
+      return -1;
+    }
+    struct stat mine, now;
+    if (fstat(fd, &mine) != 0 || fstatat(dir_fd_, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !registry::same_file(mine, now)) {
+      registry::unlock(fd);
+      close(fd);
+      return -1;
+    }
+    return fd;
+  }
+
+  // An absent mark is no history: no live holder can be behind it (both locks were free;
+  // a live holder puts back what was deleted), see docs/fleet.md for the limits. Anything
+  // unreadable is an unknown history: the slot is skipped (`fd` unlocked and closed).
+  bool usable_mark(int fd, const std::string& name, const std::string& path, int64_t* mark) {
+    std::string why;
+    const MarkFile found = registry::read_mark(dir_fd_, name, dir_, mark, &why);
+    const std::string problem = local_mark_problem(found, *mark, why, path, layout_);
+    if (!problem.empty()) {
+      tally.note(problem);
+      registry::unlock(fd);
+      close(fd);
+      return false;
+    }
+    if (found == MarkFile::kAbsent) *mark = -1;
+    return true;
+  }
+
+  const std::string dir_;
+  const int dir_fd_;
+  const bool private_dir_;
+  const Layout& layout_;
+  const std::string key_, key2_;
+};
+
+// The registry directory (absolute: every process of the fleet must name the same one),
+// created and opened; refused on a network or shared filesystem.
+int open_registry_dir(std::string* dir, bool private_dir, const std::string& quoted) {
+  if (private_dir) *dir = registry::default_dir(quoted);
+  while (dir->size() > 1 && dir->back() == '/') dir->pop_back();
+  if ((*dir)[0] != '/') {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) == nullptr)
+      unavailable(quoted + ": cannot resolve the relative directory: " + errno_text(errno));
+    *dir = std::string(cwd) + "/" + *dir;
+  }
+  registry::make_dirs(*dir, private_dir, quoted);
+  const int dir_fd = open(dir->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0)
+    unavailable(quoted + ": cannot open the registry directory " + *dir + ": " + errno_text(errno));
+  if (const char* fs = registry::network_fs_of(dir_fd)) {
+    close(dir_fd);
+    unavailable(
+        quoted + ": the registry directory " + *dir + " is on " + fs +
+        ", a network or shared filesystem; a local registry must be on a local filesystem (its "
+        "slots are guarded for one host only, and a network filesystem can drop a "
+        "lock without telling its holder or hang a claim): use a local directory, or "
+        "etcd:// to lease node ids across hosts");
+  }
+  return dir_fd;
+}
+
+}  // namespace
+
 std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout,
                                        const SlotFilter& usable) {
   static std::once_flag atfork;
@@ -275,154 +414,25 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   const std::string quoted = "node source " + quote(spec);
   // local[:DIR][?node=N]: "node" pins the slot (a node id of your choosing, kept exclusive
   // and with a persisted mark, as etcd's node=N).
-  std::string dir = spec.size() > 6 && spec[5] == ':' ? spec.substr(6) : "";
-  int64_t pinned = -1;
-  if (const auto q = spec.find('?'); q != std::string::npos) {
-    if (dir.size() >= spec.size() - q) dir.resize(dir.size() - (spec.size() - q));
-    const std::string query = spec.substr(q + 1);
-    const auto eq = query.find('=');
-    const std::string k = query.substr(0, eq),
-                      v = eq == std::string::npos ? "" : query.substr(eq + 1);
-    if (k != "node")
-      throw Error(ErrorKind::kInvalidArgument,
-                  quoted + ": unknown option " + quote(k) + " (known: node)");
-    if (!parse_uint(v, &pinned) || pinned > layout.max_node_id())
-      throw Error(ErrorKind::kInvalidArgument,
-                  quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-                      "] for layout " + layout.to_string() + ", got " + quote(v));
-  }
-  const bool private_dir = dir.empty();
-  if (private_dir) dir = registry::default_dir(quoted);
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  if (dir[0] != '/') {
-    // Every process of the fleet must name the same directory: make it absolute now.
-    char cwd[4096];
-    if (getcwd(cwd, sizeof cwd) == nullptr)
-      unavailable(quoted + ": cannot resolve the relative directory: " + errno_text(errno));
-    dir = std::string(cwd) + "/" + dir;
-  }
-  registry::make_dirs(dir, private_dir, quoted);
-  const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0)
-    unavailable(quoted + ": cannot open the registry directory " + dir + ": " + errno_text(errno));
-  if (const char* fs = registry::network_fs_of(dir_fd)) {
-    close(dir_fd);
-    unavailable(
-        quoted + ": the registry directory " + dir + " is on " + fs +
-        ", a network or shared filesystem; a local registry must be on a local filesystem (its "
-        "slots are guarded for one host only, and a network filesystem can drop a "
-        "lock without telling its holder or hang a claim): use a local directory, or "
-        "etcd:// to lease node ids across hosts");
-  }
-  const std::string key = registry::socket_key(dir);
-  // The directory as written, too (when it differs): a symbolic link re-pointed under live
-  // holders then still names their slots for every claimant that spells the registry so.
-  const std::string key2 = registry::socket_key(dir, false);
-
-  const int64_t slots = layout.max_node_id() + 1;
+  LocalSpec parsed = parse_local_spec(spec, layout, quoted);
+  const bool private_dir = parsed.dir.empty();
+  const int dir_fd = open_registry_dir(&parsed.dir, private_dir, quoted);
+  LocalClaim claim(parsed.dir, dir_fd, private_dir, layout);
+  const int64_t slots = layout.max_node_id() + 1, pinned = parsed.pinned;
   const Probe order = pinned >= 0 ? Probe{pinned, 1} : probe_order(slots);
   const int64_t probes = pinned >= 0 ? 1 : std::min(slots, kMaxProbes);
-  std::string problem;  // the first reason a free-looking slot was unusable
-  int64_t held = 0, used_here = 0;
   for (int64_t i = 0; i < probes; ++i) {
     const int64_t slot = static_cast<int64_t>(
         (static_cast<uint64_t>(order.start) + static_cast<uint64_t>(i) * order.stride) %
         static_cast<uint64_t>(slots));
     if (usable && !usable(slot)) {  // this process mints that node's ids already
-      ++used_here;
+      ++claim.tally.used_here;
       continue;
     }
-    const std::string name = registry::slot_name(slot), path = dir + "/" + name;
-    std::string why;
-    int err = 0;
-    // The socket first: a live holder of this network namespace keeps it whatever became
-    // of the registry's files.
-    int sock = -1, sock2 = -1;
-    bool taken = false;
-    for (const std::string* k : {&key, &key2}) {
-      if (k == &key2 && key2 == key) break;
-      const std::string sock_name = *k + "/" + std::to_string(slot);
-      int& s = k == &key ? sock : sock2;
-      s = registry::bind_socket(sock_name, &err);
-      if (s < 0 && err != ENOSYS) {
-        if (err == EADDRINUSE) {
-          ++held;
-        } else if (problem.empty()) {
-          problem = "cannot bind the abstract socket @" + sock_name + ": " + errno_text(err);
-        }
-        taken = true;
-        break;
-      }
-    }
-    if (taken) {
-      close_fd(sock);
-      close_fd(sock2);
-      continue;
-    }
-    const int fd = registry::open_regular(dir_fd, name, O_RDWR | O_CREAT, path, &err, &why);
-    if (fd < 0) {
-      if (problem.empty()) problem = why;
-      close_fd(sock);
-      close_fd(sock2);
-      continue;
-    }
-    const auto give_back = [&](int locked_fd) {
-      if (locked_fd >= 0) registry::unlock(locked_fd);
-      close(fd);
-      close_fd(sock);
-      close_fd(sock2);
-    };
-    if (!registry::try_lock(fd, &err)) {
-      if (registry::is_held_errno(err)) {
-        ++held;
-      } else if (problem.empty()) {
-        problem = path + ": cannot lock: " + errno_text(err);
-      }
-      give_back(-1);
-      continue;
-    }
-    // Locked. Make sure the path still names the inode we locked (a concurrent cleanup
-    // could have unlinked it between open and lock).
-    struct stat mine, now;
-    if (fstat(fd, &mine) != 0 || fstatat(dir_fd, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !registry::same_file(mine, now)) {
-      give_back(fd);
-      continue;
-    }
-    // An absent mark is no history: no live holder can be behind it (both locks were
-    // free; a live holder puts back what was deleted), see docs/fleet.md for the limits.
-    // Anything unreadable is an unknown history: the slot is skipped.
-    int64_t mark = -1;
-    const MarkFile found = registry::read_mark(dir_fd, name, dir, &mark, &why);
-    if (found == MarkFile::kValue && mark > layout.max_timestamp_ms())
-      why = path + ".mark: mark " + std::to_string(mark) +
-            " is past the last millisecond of layout " + layout.to_string() +
-            ": the slot can never issue ids under it";
-    else if (found != MarkFile::kUnusable)
-      why.clear();
-    if (!why.empty()) {
-      if (problem.empty()) problem = why;
-      give_back(fd);
-      continue;
-    }
-    if (found == MarkFile::kAbsent) mark = -1;
-    write_holder(fd);
-    return std::make_shared<LocalLease>(slot, fd, dir_fd, sock, sock2, dir, private_dir, mark);
+    if (auto lease = claim.try_slot(slot)) return lease;
   }
   close(dir_fd);
-  if (pinned >= 0)
-    unavailable(quoted + ": slot " + std::to_string(pinned) + " of registry directory " + dir +
-                (held        ? " is held by a live process"
-                 : used_here ? " is used by an open generator of this process"
-                             : " cannot be used") +
-                (problem.empty() ? std::string() : " (" + problem + ")"));
-  std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +
-                    std::to_string(held) + " of " + std::to_string(probes) +
-                    " slots probed are held by live processes";
-  if (used_here)
-    msg += ", " + std::to_string(used_here) + " used by open generators of this process";
-  if (!problem.empty()) msg += "; unusable: " + problem;
-  unavailable(msg + ")");
+  unavailable(local_refusal(quoted, parsed.dir, pinned, probes, claim.tally));
 }
 
 }  // namespace detail

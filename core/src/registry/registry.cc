@@ -78,29 +78,32 @@ bool overlaps(const snowfleet_space& k, const snowfleet_space& key) {
          key.low_first <= k.low_last;
 }
 
-int open_locked(const snowfleet_space* key, const char* description, snowfleet_slot** slot,
-                snowfleet_word** word, char* why, size_t why_size) {
-  // First decide, changing nothing: a refusal must not lose any space's history.
-  Space* found = nullptr;
+// The open space `key` may not join (its description is the refusal), else null; `*found`:
+// the closed or shared space of `key`'s exact shape, if any. Decides, changing nothing: a
+// refusal must not lose any space's history.
+const Space* conflicting(const snowfleet_space* key, Space** found) {
+  *found = nullptr;
   for (size_t i = 0; i < g_count; ++i) {
     Space* s = g_spaces[i];
     if (!overlaps(s->key, *key)) continue;
     const bool exact = same_shape(s->key, *key);
-    if (s->open > 0 && (!exact || s->key.exclusive || key->exclusive)) {
-      copy_text(why, why_size, s->description);
-      return 1;
-    }
-    if (exact) found = s;
+    if (s->open > 0 && (!exact || s->key.exclusive || key->exclusive)) return s;
+    if (exact) *found = s;
   }
-  // Then take over the closed spaces of other shapes over some of the same ids: the new
-  // space starts after their last millisecond (spent), and they are forgotten. Their words
-  // are sealed with the closed sentinel, taking the final value from the swap, so a call
-  // of a closed generator still in flight on one fails its compare-and-swap instead of
-  // minting an id the new shape may mint too.
+  return nullptr;
+}
+
+// Takes over the closed spaces of other shapes over some of the same ids as `key` (all but
+// `keep`): the new space starts after their last millisecond (spent), and they are
+// forgotten. Their words are sealed with the closed sentinel, taking the final value from
+// the swap, so a call of a closed generator still in flight on one fails its
+// compare-and-swap instead of minting an id the new shape may mint too. Returns the packed
+// value to start from (-1: none).
+int64_t take_over_closed(const snowfleet_space* key, const Space* keep) {
   int64_t start = -1;
   for (size_t i = 0; i < g_count;) {
     Space* s = g_spaces[i];
-    if (s == found || !overlaps(s->key, *key)) {
+    if (s == keep || !overlaps(s->key, *key)) {
       ++i;
       continue;
     }
@@ -109,23 +112,42 @@ int open_locked(const snowfleet_space* key, const char* description, snowfleet_s
     if (v > start) start = v;
     remove_at(i);
   }
+  return start;
+}
+
+// A new space of `key`'s shape starting at `start`, added to the registry; null when out
+// of memory.
+Space* add_space(const snowfleet_space* key, int64_t start) {
+  if (g_count == g_capacity) {
+    const size_t cap = g_capacity ? g_capacity * 2 : 16;
+    void* grown = realloc(g_spaces, cap * sizeof(Space*));
+    if (grown == nullptr) return nullptr;
+    g_spaces = static_cast<Space**>(grown);
+    g_capacity = cap;
+  }
+  Space* space = static_cast<Space*>(calloc(1, sizeof(Space)));
+  if (space == nullptr) return nullptr;
+  space->word = new_word(start);
+  if (space->word == nullptr) {
+    free(space);
+    return nullptr;
+  }
+  space->key = *key;
+  g_spaces[g_count++] = space;
+  return space;
+}
+
+int open_locked(const snowfleet_space* key, const char* description, snowfleet_slot** slot,
+                snowfleet_word** word, char* why, size_t why_size) {
+  Space* found = nullptr;
+  if (const Space* busy = conflicting(key, &found)) {
+    copy_text(why, why_size, busy->description);
+    return 1;
+  }
+  const int64_t start = take_over_closed(key, found);
   if (found == nullptr) {
-    if (g_count == g_capacity) {
-      const size_t cap = g_capacity ? g_capacity * 2 : 16;
-      void* grown = realloc(g_spaces, cap * sizeof(Space*));
-      if (grown == nullptr) return 2;
-      g_spaces = static_cast<Space**>(grown);
-      g_capacity = cap;
-    }
-    found = static_cast<Space*>(calloc(1, sizeof(Space)));
+    found = add_space(key, start);
     if (found == nullptr) return 2;
-    found->word = new_word(start);
-    if (found->word == nullptr) {
-      free(found);
-      return 2;
-    }
-    found->key = *key;
-    g_spaces[g_count++] = found;
   } else if (start > load(found->word)) {
     // Cannot happen while spaces of one band stay disjoint; kept so that it never goes back.
     __atomic_store_n(&found->word->value, start, __ATOMIC_RELEASE);

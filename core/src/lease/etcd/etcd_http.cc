@@ -146,7 +146,78 @@ std::string scrub(std::string msg, const std::string& secret) {
   return msg;
 }
 
+// Sets up `h` for one POST of `data` to `url` within `share_ms`, the reply into `out`.
+void set_request(CURL* h, const EtcdConfig& cfg, const std::string& url, const std::string& data,
+                 curl_slist* headers, long share_ms, std::string* out, Cancel* cancel,
+                 char* error) {
+  curl_easy_reset(h);
+  curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(h, CURLOPT_POSTFIELDS, data.c_str());
+  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error);
+  error[0] = '\0';
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, share_ms);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, std::min(share_ms, 1000L));
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, cancel);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
+  curl_easy_setopt(h, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
+  if (!cfg.cacert.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, cfg.cacert.c_str());
+  if (!cfg.cert.empty()) curl_easy_setopt(h, CURLOPT_SSLCERT, cfg.cert.c_str());
+  if (!cfg.key.empty()) curl_easy_setopt(h, CURLOPT_SSLKEY, cfg.key.c_str());
+}
+
+// Why a transfer to `endpoint` failed with `rc`. libcurl keeps the first failure of a
+// transfer in `error`, which may be a symptom ("getpeername() failed"): its verdict is named
+// too.
+std::string transfer_failure(CURLcode rc, const char* error, const std::string& endpoint,
+                             const EtcdConfig& cfg) {
+  if (rc == CURLE_WRITE_ERROR)
+    return endpoint + ": the reply is larger than " + std::to_string(kMaxReply >> 20) + " MiB";
+  const std::string detail =
+      std::string(curl_easy_strerror(rc)) + (error[0] ? std::string(": ") + error : "");
+  return endpoint + ": " + detail + hint(rc, detail, cfg);
+}
+
+// A member's answer that is not a success (not JSON, not 200, an error field): refused,
+// naming `where` (endpoint and path).
+void check_answer(const json& j, long status, const std::string& raw, const std::string& where,
+                  const EtcdConfig& cfg) {
+  if (j.is_discarded())
+    throw Refused(where + " answered HTTP " + std::to_string(status) +
+                  " with something that is not JSON");
+  if (status == 200 && !(j.is_object() && j.contains("error"))) return;
+  std::string msg = error_text(j, raw);
+  if (msg.find("permission denied") != std::string::npos)
+    msg += " (" + (cfg.user.empty() ? std::string("this client") : "user " + quote(cfg.user)) +
+           " needs read and write on the prefix " + quote(cfg.prefix + "/") + ")";
+  throw Refused(where + ": HTTP " + std::to_string(status) + ": " + msg);
+}
+
+// A plaintext request answered by a TLS endpoint: refused, naming the option that fixes it.
+void check_not_tls(const json& j, const std::string& raw, const std::string& endpoint) {
+  if (j.is_discarded() && raw.find("HTTP request to an HTTPS server") != std::string::npos)
+    throw Refused(endpoint +
+                  " is a TLS endpoint and this spec speaks plaintext to it: add cacert=PATH "
+                  "(or tls=1 for the system CAs)");
+}
+
 }  // namespace
+
+int64_t attempt_share(int64_t n, int64_t budget_ms, int64_t slow_ms) {
+  if (n == 1) return budget_ms;
+  return std::min(budget_ms / n,
+                  std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms}));
+}
+
+long attempt_time(bool first, int64_t attempt_ms, int64_t pass_ms, int64_t left_ms) {
+  const int64_t want = first ? std::max(attempt_ms, pass_ms) : attempt_ms;
+  return static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
+}
 
 Http::Http(const EtcdConfig& c, const std::atomic<uint64_t>* cancel) : cfg_(c), cancel_(cancel) {
   load_curl(c.text);  // libcurl is opened at run time, on the first etcd:// claim
@@ -288,12 +359,7 @@ json Http::send(const std::string& path, const std::string& data, int64_t until)
   Cancel cancel{cancel_, cancel_->load(std::memory_order_acquire)};
   const int64_t n = static_cast<int64_t>(cfg_.endpoints.size());
   const int64_t budget_ms = (until - monotonic_ns()) / kNsPerMs;
-  // Never longer than a single pass gave each member; at least twice what answers took
-  // lately, so a link that is slow but alive is not cut off.
-  const int64_t attempt_ms =
-      n == 1 ? budget_ms
-             : std::min(budget_ms / n,
-                        std::max({kMinAttemptMs, budget_ms / (kAttemptDivisor * n), 2 * slow_ms_}));
+  const int64_t attempt_ms = attempt_share(n, budget_ms, slow_ms_);
   bool waited = false;  // an attempt in this round ran into its timeout
   for (int64_t i = 0;; ++i) {
     if (i > 0 && i % n == 0) {
@@ -303,73 +369,33 @@ json Http::send(const std::string& path, const std::string& data, int64_t until)
     const size_t k = current_;
     const int64_t left_ms = (until - monotonic_ns()) / kNsPerMs;
     if (left_ms <= 0) break;
-    const int64_t want = i == 0 && answered_ ? std::max(attempt_ms, budget_ms / n) : attempt_ms;
-    // The last attempt that fits takes all that is left rather than leave a stub.
-    const long share = static_cast<long>(left_ms < want + attempt_ms ? left_ms : want);
+    const long share = attempt_time(i == 0 && answered_, attempt_ms, budget_ms / n, left_ms);
     current_ = (k + 1) % cfg_.endpoints.size();  // unless it answers (below)
     answered_ = false;
     const int64_t started = monotonic_ns();
-    const std::string url =
-        std::string(cfg_.tls ? "https://" : "http://") + cfg_.endpoints[k] + path;
+    const std::string& endpoint = cfg_.endpoints[k];
     std::string out;
-    curl_easy_reset(h_);
-    curl_easy_setopt(h_, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h_, CURLOPT_POSTFIELDS, data.c_str());
-    curl_easy_setopt(h_, CURLOPT_POSTFIELDSIZE, static_cast<long>(data.size()));
-    curl_easy_setopt(h_, CURLOPT_HTTPHEADER, authed ? auth_headers_ : headers_);
-    curl_easy_setopt(h_, CURLOPT_ERRORBUFFER, error_);
-    error_[0] = '\0';
-    curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
-    curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, share);
-    curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(share, 1000L));
-    curl_easy_setopt(h_, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h_, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(h_, CURLOPT_XFERINFODATA, &cancel);
-    curl_easy_setopt(h_, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
-    curl_easy_setopt(h_, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy
-    if (!cfg_.cacert.empty()) curl_easy_setopt(h_, CURLOPT_CAINFO, cfg_.cacert.c_str());
-    if (!cfg_.cert.empty()) curl_easy_setopt(h_, CURLOPT_SSLCERT, cfg_.cert.c_str());
-    if (!cfg_.key.empty()) curl_easy_setopt(h_, CURLOPT_SSLKEY, cfg_.key.c_str());
+    set_request(h_, cfg_, std::string(cfg_.tls ? "https://" : "http://") + endpoint + path, data,
+                authed ? auth_headers_ : headers_, share, &out, &cancel, error_);
     const CURLcode rc = curl_easy_perform(h_);
     if (rc == CURLE_ABORTED_BY_CALLBACK) throw Unreachable("request cancelled (closing)");
     if (rc != CURLE_OK) {
       if (rc == CURLE_OPERATION_TIMEDOUT) waited = true;
-      // libcurl keeps the first failure of a transfer in error_, which may be a symptom
-      // ("getpeername() failed"): name its verdict too.
-      const std::string detail =
-          std::string(curl_easy_strerror(rc)) + (error_[0] ? std::string(": ") + error_ : "");
-      last = cfg_.endpoints[k] + ": " +
-             (rc == CURLE_WRITE_ERROR
-                  ? "the reply is larger than " + std::to_string(kMaxReply >> 20) + " MiB"
-                  : detail + hint(rc, detail, cfg_));
+      last = transfer_failure(rc, error_, endpoint, cfg_);
       continue;
     }
     long status = 0;
     curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &status);
     json j = json::parse(out, nullptr, false);
-    if (j.is_discarded() && out.find("HTTP request to an HTTPS server") != std::string::npos)
-      throw Refused(cfg_.endpoints[k] +
-                    " is a TLS endpoint and this spec speaks plaintext to it: add cacert=PATH "
-                    "(or tls=1 for the system CAs)");
+    check_not_tls(j, out, endpoint);
     if (unavailable(status, j)) {  // this member cannot serve now; another may
-      last = cfg_.endpoints[k] + ": HTTP " + std::to_string(status) + ": " + error_text(j, out);
+      last = endpoint + ": HTTP " + std::to_string(status) + ": " + error_text(j, out);
       continue;
     }
     current_ = k;  // stick to an endpoint that answers
     answered_ = true;
     slow_ms_ = std::max((monotonic_ns() - started) / kNsPerMs, slow_ms_ - slow_ms_ / 8);
-    if (j.is_discarded())
-      throw Refused(cfg_.endpoints[k] + path + " answered HTTP " + std::to_string(status) +
-                    " with something that is not JSON");
-    if (status != 200 || (j.is_object() && j.contains("error"))) {
-      std::string msg = error_text(j, out);
-      if (msg.find("permission denied") != std::string::npos)
-        msg += " (" +
-               (cfg_.user.empty() ? std::string("this client") : "user " + quote(cfg_.user)) +
-               " needs read and write on the prefix " + quote(cfg_.prefix + "/") + ")";
-      throw Refused(cfg_.endpoints[k] + path + ": HTTP " + std::to_string(status) + ": " + msg);
-    }
+    check_answer(j, status, out, endpoint + path, cfg_);
     return j;
   }
   throw Unreachable("etcd unreachable (" + last + ")");

@@ -23,6 +23,16 @@ struct Unreachable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An attempt's time with `n` endpoints and `budget_ms` for the request: never longer than a
+/// single pass gave each member; at least twice what answers took lately (`slow_ms`), so a
+/// link that is slow but alive is not cut off.
+int64_t attempt_share(int64_t n, int64_t budget_ms, int64_t slow_ms);
+
+/// This attempt's time: the member that answered the last request (`first`) gets the single
+/// pass's share `pass_ms`; the last attempt that fits takes all that is left (`left_ms`)
+/// rather than leave a stub.
+long attempt_time(bool first, int64_t attempt_ms, int64_t pass_ms, int64_t left_ms);
+
 /// A libcurl easy handle bound to the endpoints of `config`. Not thread-safe: each thread
 /// that talks to etcd owns one.
 class Http {

@@ -88,64 +88,70 @@ void ProcessLease::mark_loop() {
   marked_cv_.notify_all();
 }
 
+namespace {
+
+using Batch = std::vector<std::shared_ptr<ProcessLease::MarkWrite>>;
+
+// One transaction for the marks of `batch`, each slot with its own compares; the failure
+// branch reads each slot key and mark key.
+nlohmann::json mark_txn(const Batch& batch) {
+  using nlohmann::json;
+  json compare = json::array(), success = json::array(), failure = json::array();
+  for (const auto& w : batch) {
+    compare.push_back({{"key", b64(w->slot_key)},
+                       {"target", "CREATE"},
+                       {"result", "EQUAL"},
+                       {"create_revision", std::to_string(w->create_revision)}});
+    // A copy of an earlier write that etcd applies after this one must not land: it would
+    // put the mark back below ids issued since (the mark is what the slot's next holder
+    // starts above).
+    compare.push_back({{"key", b64(w->mark_key)},
+                       {"target", "MOD"},
+                       {"result", "EQUAL"},
+                       {"mod_revision", std::to_string(w->mark_revision)}});
+    success.push_back(
+        {{"request_put", {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
+    failure.push_back({{"request_range", {{"key", b64(w->slot_key)}, {"keys_only", true}}}});
+    failure.push_back({{"request_range", {{"key", b64(w->mark_key)}, {"keys_only", true}}}});
+  }
+  return {{"compare", compare}, {"success", success}, {"failure", failure}};
+}
+
+// A failed mark transaction: the slots still ours go again (into `again`), with their mark
+// key's revision now (a mark key that moved was moved by an earlier write of this slot
+// that etcd applied after we stopped waiting: this later write goes again, over it).
+// Returns why the batch fails, when nothing explains the failure.
+std::string recheck(const nlohmann::json& reply, const Batch& batch, Batch* again) {
+  std::vector<std::pair<int64_t, int64_t>> expected;
+  for (const auto& w : batch) expected.emplace_back(w->create_revision, w->mark_revision);
+  const MarkRecheck found = read_mark_failure(reply, expected);
+  for (const auto& [i, modified] : found.ours) {
+    batch[i]->mark_revision = modified;
+    again->push_back(batch[i]);
+  }
+  if (again->size() == batch.size() && !found.moved)
+    return "the mark transaction failed, yet every slot key and mark in it is as expected: " +
+           reply.dump().substr(0, 200);
+  return "";
+}
+
+}  // namespace
+
 void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
   using nlohmann::json;
   while (!batch.empty()) {
-    json compare = json::array(), success = json::array(), failure = json::array();
-    for (const auto& w : batch) {
-      compare.push_back({{"key", b64(w->slot_key)},
-                         {"target", "CREATE"},
-                         {"result", "EQUAL"},
-                         {"create_revision", std::to_string(w->create_revision)}});
-      // A copy of an earlier write that etcd applies after this one must not land: it
-      // would put the mark back below ids issued since (the mark is what the slot's next
-      // holder starts above).
-      compare.push_back({{"key", b64(w->mark_key)},
-                         {"target", "MOD"},
-                         {"result", "EQUAL"},
-                         {"mod_revision", std::to_string(w->mark_revision)}});
-      success.push_back(
-          {{"request_put",
-            {{"key", b64(w->mark_key)}, {"value", b64(std::to_string(w->mark_ms))}}}});
-      failure.push_back({{"request_range", {{"key", b64(w->slot_key)}, {"keys_only", true}}}});
-      failure.push_back({{"request_range", {{"key", b64(w->mark_key)}, {"keys_only", true}}}});
-    }
     std::vector<std::shared_ptr<MarkWrite>> again;
     std::string failed;
     bool unanswered = false, succeeded = false;
     try {
-      const json reply = send(mark_http_, "/v3/kv/txn",
-                              {{"compare", compare}, {"success", success}, {"failure", failure}},
-                              request_ms_, &cancel_gen_, true);
+      const json reply =
+          send(mark_http_, "/v3/kv/txn", mark_txn(batch), request_ms_, &cancel_gen_, true);
       succeeded = reply.value("succeeded", false);
       if (succeeded) {
         const int64_t landed = i64(field(reply, "header"), "revision");
         for (const auto& w : batch) w->mark_revision = landed;
       } else {
-        // Which compares failed: each slot key and mark key as they are in the failing
-        // revision. A mark key that moved was moved by an earlier write of this slot (only
-        // the slot key's holder writes it) that etcd applied after we stopped waiting: this
-        // later write goes again, over it.
-        const json& responses = field(reply, "responses");
-        const auto kv_at = [&](size_t i) {
-          return item(field(field(item(responses, i), "response_range"), "kvs"), 0);
-        };
-        bool moved = false;
-        for (size_t i = 0; i < batch.size(); ++i) {
-          const json& slot = kv_at(2 * i);
-          const int64_t created = slot.is_object() ? i64(slot, "create_revision") : 0;
-          if (created != batch[i]->create_revision) continue;
-          const json& mark = kv_at(2 * i + 1);
-          const int64_t modified = mark.is_object() ? i64(mark, "mod_revision") : 0;
-          moved = moved || modified != batch[i]->mark_revision;
-          batch[i]->mark_revision = modified;
-          again.push_back(batch[i]);
-        }
-        if (again.size() == batch.size() && !moved)
-          failed =
-              "the mark transaction failed, yet every slot key and mark in it is as "
-              "expected: " +
-              reply.dump().substr(0, 200);
+        failed = recheck(reply, batch, &again);
       }
     } catch (const Unreachable& e) {
       failed = e.what();
@@ -155,14 +161,7 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
     }
     std::lock_guard<std::mutex> lock(mark_mu_);
     if (!failed.empty()) {
-      for (const auto& w : batch) settle(w, MarkWrite::kFailed, failed);
-      // The writes queued behind a request that got no answer would get none either.
-      if (unanswered) {
-        for (const auto& w : mark_queue_)
-          settle(w, MarkWrite::kFailed, "a mark write ahead of this one got no answer: " + failed);
-        mark_queue_.clear();
-        urgent_queued_ = 0;
-      }
+      fail_marks(batch, failed, unanswered);
       return;
     }
     // Succeeded: every mark written. Else the slots not sent again are no longer ours.
@@ -171,6 +170,17 @@ void ProcessLease::send_marks(std::vector<std::shared_ptr<MarkWrite>> batch) {
         settle(w, succeeded ? MarkWrite::kWritten : MarkWrite::kLost);
     batch.swap(again);
   }
+}
+
+void ProcessLease::fail_marks(const std::vector<std::shared_ptr<MarkWrite>>& batch,
+                              const std::string& failed, bool unanswered) {
+  for (const auto& w : batch) settle(w, MarkWrite::kFailed, failed);
+  // The writes queued behind a request that got no answer would get none either.
+  if (!unanswered) return;
+  for (const auto& w : mark_queue_)
+    settle(w, MarkWrite::kFailed, "a mark write ahead of this one got no answer: " + failed);
+  mark_queue_.clear();
+  urgent_queued_ = 0;
 }
 
 }  // namespace etcd

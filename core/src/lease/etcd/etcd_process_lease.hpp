@@ -183,6 +183,10 @@ class ProcessLease {
   void mark_loop();
   /// One batch of mark writes: sends it, and again without the slots found lost.
   void send_marks(std::vector<std::shared_ptr<MarkWrite>> batch);
+  /// Settles `batch` as failed for `failed`, and, when its request got no answer
+  /// (`unanswered`), every write queued behind it. Under mark_mu_.
+  void fail_marks(const std::vector<std::shared_ptr<MarkWrite>>& batch, const std::string& failed,
+                  bool unanswered);
   void settle(const std::shared_ptr<MarkWrite>& w, MarkWrite::Outcome outcome,
               const std::string& why = "");  // under mark_mu_
 

@@ -98,6 +98,25 @@ ClaimReply read_claim_reply(const json& reply) {
   return r;
 }
 
+MarkRecheck read_mark_failure(const json& reply,
+                              const std::vector<std::pair<int64_t, int64_t>>& expected) {
+  const json& responses = field(reply, "responses");
+  const auto kv_at = [&](size_t i) -> const json& {
+    return item(field(field(item(responses, i), "response_range"), "kvs"), 0);
+  };
+  MarkRecheck out;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const json& slot = kv_at(2 * i);
+    const int64_t created = slot.is_object() ? i64(slot, "create_revision") : 0;
+    if (created != expected[i].first) continue;
+    const json& mark = kv_at(2 * i + 1);
+    const int64_t modified = mark.is_object() ? i64(mark, "mod_revision") : 0;
+    out.moved = out.moved || modified != expected[i].second;
+    out.ours.emplace_back(i, modified);
+  }
+  return out;
+}
+
 }  // namespace etcd
 }  // namespace detail
 }  // namespace snowfleet

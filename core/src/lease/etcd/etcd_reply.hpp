@@ -10,6 +10,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "etcd_base64.hpp"
 
@@ -56,6 +58,20 @@ struct ClaimReply {
 
 /// Reads the reply to a claim transaction. A malformed reply throws Refused.
 ClaimReply read_claim_reply(const nlohmann::json& reply);
+
+/// What the failing reply to a mark transaction says of its batch, whose slot i expected
+/// its slot key created at `expected[i].first` and its mark key modified at
+/// `expected[i].second`. The failure branch reads each slot key and mark key as they are
+/// in the failing revision.
+struct MarkRecheck {
+  /// The slots still ours (slot key as expected), each with its mark key's mod_revision now.
+  std::vector<std::pair<size_t, int64_t>> ours;
+  /// Some mark key still ours moved: an earlier write of this slot (only the slot key's
+  /// holder writes it) that etcd applied after we stopped waiting.
+  bool moved = false;
+};
+MarkRecheck read_mark_failure(const nlohmann::json& reply,
+                              const std::vector<std::pair<int64_t, int64_t>>& expected);
 
 }  // namespace etcd
 }  // namespace detail

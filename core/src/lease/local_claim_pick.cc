@@ -1,0 +1,59 @@
+// The local registry claim's decisions (local_claim_pick.hpp).
+#include "local_claim_pick.hpp"
+
+#include "base/quote.hpp"
+#include "base/strict_int.hpp"
+#include "snowfleet/errors.hpp"
+
+namespace snowfleet {
+namespace detail {
+
+LocalSpec parse_local_spec(const std::string& spec, const Layout& layout,
+                           const std::string& quoted) {
+  LocalSpec out;
+  out.dir = spec.size() > 6 && spec[5] == ':' ? spec.substr(6) : "";
+  const auto q = spec.find('?');
+  if (q == std::string::npos) return out;
+  if (out.dir.size() >= spec.size() - q) out.dir.resize(out.dir.size() - (spec.size() - q));
+  const std::string query = spec.substr(q + 1);
+  const auto eq = query.find('=');
+  const std::string k = query.substr(0, eq),
+                    v = eq == std::string::npos ? "" : query.substr(eq + 1);
+  if (k != "node")
+    throw Error(ErrorKind::kInvalidArgument,
+                quoted + ": unknown option " + quote(k) + " (known: node)");
+  if (!parse_uint(v, &out.pinned) || out.pinned > layout.max_node_id())
+    throw Error(ErrorKind::kInvalidArgument,
+                quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
+                    "] for layout " + layout.to_string() + ", got " + quote(v));
+  return out;
+}
+
+std::string local_mark_problem(registry::MarkFile found, int64_t mark, const std::string& why,
+                               const std::string& path, const Layout& layout) {
+  if (found == registry::MarkFile::kValue && mark > layout.max_timestamp_ms())
+    return path + ".mark: mark " + std::to_string(mark) +
+           " is past the last millisecond of layout " + layout.to_string() +
+           ": the slot can never issue ids under it";
+  return found == registry::MarkFile::kUnusable ? why : "";
+}
+
+std::string local_refusal(const std::string& quoted, const std::string& dir, int64_t pinned,
+                          int64_t probes, const LocalTally& t) {
+  if (pinned >= 0)
+    return quoted + ": slot " + std::to_string(pinned) + " of registry directory " + dir +
+           (t.held        ? " is held by a live process"
+            : t.used_here ? " is used by an open generator of this process"
+                          : " cannot be used") +
+           (t.problem.empty() ? std::string() : " (" + t.problem + ")");
+  std::string msg = quoted + ": no free node id in registry directory " + dir + " (" +
+                    std::to_string(t.held) + " of " + std::to_string(probes) +
+                    " slots probed are held by live processes";
+  if (t.used_here)
+    msg += ", " + std::to_string(t.used_here) + " used by open generators of this process";
+  if (!t.problem.empty()) msg += "; unusable: " + t.problem;
+  return msg + ")";
+}
+
+}  // namespace detail
+}  // namespace snowfleet
