@@ -43,6 +43,7 @@ bool showable_key(const std::string& k) {
 }  // namespace
 
 std::string redact_node_source(const std::string& spec) {
+  if (spec.rfind("postgres", 0) == 0) return redact_postgres_spec(spec);
   if (spec.rfind("etcd://", 0) != 0) return spec;
   std::string out = spec;
   // Userinfo in the authority ("etcd://user:secret@host:port"), refused by the parser but

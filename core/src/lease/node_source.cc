@@ -118,9 +118,14 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
     claim.node_id = claim.lease->node_id();
     return claim;
   }
+  if (spec.rfind("postgres://", 0) == 0 || spec.rfind("postgresql://", 0) == 0) {
+    claim.lease = claim_postgres(spec, layout, clock, usable);
+    claim.node_id = claim.lease->node_id();
+    return claim;
+  }
   bad(quoted +
       " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>][?node=<id>], "
-      "etcd://host:port/<prefix>");
+      "etcd://host:port/<prefix>, postgres://[user@]host/db[?table=..&ttl=..]");
 }
 
 }  // namespace detail
