@@ -133,7 +133,10 @@ void PostgresLease::ensure_table(const Layout& layout) {
   try {
     // Every slot of the layout gets its row now, in the table's own transaction: a row
     // missing later was deleted or restored away (pg_protocol.hpp, rollback_evidence).
-    conn_.exec_script(pg::create_sql(cfg_.table, layout.max_node_id() + 1), request_ms_ * 3);
+    // Wide node fields get their first 65,536 rows; a slot above claims through the insert
+    // branch and fences (a wait, never a duplicate).
+    const int64_t rows = std::min<int64_t>(layout.max_node_id() + 1, int64_t{1} << 16);
+    conn_.exec_script(pg::create_sql(cfg_.table, rows), request_ms_ * 3);
   } catch (const pg::Refused& e) {
     if (exists()) return;  // another process created it meanwhile
     if (e.sqlstate == "42501")
@@ -260,6 +263,11 @@ PostgresLease::Renewal PostgresLease::renew(int64_t mark_ms, std::string* why) {
       return Renewal::kLost;
     }
     *why = e.what();
+  } catch (const pg::Cancelled& e) {
+    // close() cut it short: a problem recorded here would keep release() from giving the
+    // row back.
+    *why = e.what();
+    return Renewal::kFailed;
   } catch (const std::exception& e) {
     *why = e.what();
   }

@@ -43,8 +43,10 @@ void Conn::fail_connection(const std::string& why) {
 
 void Conn::wait_socket(bool write, int64_t deadline_ns, uint64_t gen) {
   for (;;) {
-    if (cancel_ && cancel_->load(std::memory_order_acquire) != gen)
-      fail_connection("request cancelled (closing)");
+    if (cancel_ && cancel_->load(std::memory_order_acquire) != gen) {
+      close();
+      throw Cancelled("request cancelled (closing)");
+    }
     const int64_t left_ms = (deadline_ns - now_ns_()) / kNsPerMs;
     if (left_ms <= 0) fail_connection("no answer from the server in time");
     pollfd p{api_.socket(conn_), static_cast<short>(write ? POLLOUT : POLLIN), 0};

@@ -27,6 +27,11 @@ struct Unreachable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// cancel() was called while the statement was in flight (closing): no sign of a failure.
+struct Cancelled : Unreachable {
+  using Unreachable::Unreachable;
+};
+
 /// The server answered with an error (nothing was applied).
 struct Refused : std::runtime_error {
   Refused(const std::string& what, std::string state)
