@@ -22,7 +22,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import history_check  # noqa: E402
-from fleet_test import Worker  # noqa: E402
+from fleet_test import Worker, decode, polyglot_cmd  # noqa: E402
 
 URL = os.environ.get("SNOWFLEET_PG_URL", "")
 PG_DIR = os.environ.get("SNOWFLEET_PG_DIR", "")
@@ -125,6 +125,24 @@ class PostgresLeases(unittest.TestCase):
                     "WHERE expires_at > now()")
         self.assertEqual(held, ",".join(str(n) for n in sorted(nodes)))
         self.check()
+
+    @unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1", "FLEET_POLYGLOT=1 not set")
+    def test_python_node_and_java_processes_share_one_table(self):
+        src = self.source()
+        layout = "41.10.12@1704067200000"
+        langs = ["python", "node", "java"]
+        fleet = [Worker(src, cmd=polyglot_cmd(lang, src, 8, layout)) for lang in langs]
+        fleet.append(self.worker(seconds=8))
+        nodes = [w.node() for w in fleet]
+        self.assertNotIn(None, nodes, [w.snapshot()[:2] for w in fleet])
+        self.assertEqual(len(set(nodes)), 4, list(zip(langs + ["c++"], nodes)))
+        for w in fleet:
+            w.finish(60)
+        ids = [i for w in fleet for i in w.ids()]
+        self.assertEqual(len(ids), len(set(ids)), "an id minted twice")
+        for w, node in zip(fleet, nodes):
+            self.assertTrue(w.ids(), w.snapshot()[-3:])
+            self.assertEqual({decode(i)["node"] for i in w.ids()}, {node})
 
     def test_a_pinned_slot_that_is_held_is_refused_clearly(self):
         w = self.worker()
