@@ -13,8 +13,10 @@
 #     network namespaces), every worker's history checked by history_check.py;
 #   - the lease tests again over TLS with client certificates and with etcd users, and the
 #     refusals around them (tests/fleet/etcd_tls_auth_test.py: two more private etcds);
-#   - the postgres:// lease table's SQL on a private PostgreSQL (pg_lease_protocol_test.py:
-#     the statements docs/lease-engines.md designs, before the engine exists);
+#   - the postgres:// lease table's SQL on a private PostgreSQL (pg_lease_protocol_test.py),
+#     then the engine on it (pg_lease_test.py: generators and the CLI on distinct slots; the
+#     server restarted and stopped, connections killed, a holder paused past its TTL, its
+#     row deleted, the table restored from an older dump; histories checked);
 #   - with SNOWFLEET_K8S=1 (off by default while the k8s-lease:// engine is being written;
 #     SNOWFLEET_K8S=only runs just this part): builds or reuses the real kube-apiserver
 #     (scripts/test/kube-apiserver.sh: minutes the first time, cached after), starts it on a
@@ -131,10 +133,14 @@ SNOWFLEET_CLI="$build/core/snowfleet" SNOWFLEET_TESTS="$build/tests/snowfleet_te
   FLEET_WORKER="$build/tests/fleet_worker" \
   ETCD_BIN=$(command -v etcd) python3 tests/fleet/etcd_tls_auth_test.py
 
-section "fleet: the postgres:// lease table's SQL on a private PostgreSQL (docs/lease-engines.md)"
+section "fleet: the postgres:// lease table's SQL on a private PostgreSQL (docs/fleet.md)"
 pgdir=$(mktemp -d /tmp/snowfleet-fleet-pg.XXXXXX)
 pg_private_start "$pgdir"
 python3 tests/fleet/pg_lease_protocol_test.py
+
+section "fleet: postgres:// node ids, with faults (histories checked)"
+SNOWFLEET_CLI="$build/core/snowfleet" FLEET_WORKER="$build/tests/fleet_worker" \
+  python3 tests/fleet/pg_lease_test.py
 
 if [ "${SNOWFLEET_K8S:-0}" = 1 ]; then
   kube_suite

@@ -1,6 +1,6 @@
-"""The lease table the postgres:// node source is designed on (docs/lease-engines.md), tried
-against a real PostgreSQL through psql sessions, so the SQL the engine will send is proven
-before the engine exists:
+"""The lease table the postgres:// node source is built on (docs/fleet.md, "The PostgreSQL
+lease table"), tried against a real PostgreSQL through psql sessions, so the SQL the engine
+sends (core/src/lease/postgres/pg_protocol.cc) is proven statement by statement:
 
   - a claim is one statement on server time; of many sessions claiming one expired slot at
     once exactly one gets the row; a claim behind a holder's uncommitted claim waits for it

@@ -1,6 +1,7 @@
 // Node-source specs: static:, env: and k8s[:OFFSET] are claimed for real (they do no I/O),
-// etcd:// specs are parsed (never claimed), local specs are skipped (a claim is file I/O:
-// its text handling lives in node_source_local.cc's claim_local, which is not pure).
+// etcd:// and postgres:// specs are parsed (never claimed), local specs are skipped (a claim
+// is file I/O: its text handling lives in node_source_local.cc's claim_local, which is not
+// pure).
 // Properties: a spec is accepted exactly as its form says, with the node id its text and
 // environment give, or refused with kInvalidArgument / kNodeIdUnavailable; an accepted etcd
 // spec has endpoints host:port with port 1-65535, ttl 2-3600 s, a node in the layout, and
@@ -12,6 +13,7 @@
 
 #include "fuzz_check.hpp"
 #include "lease/node_source.hpp"
+#include "lease/postgres/pg_spec.hpp"
 
 using snowfleet::Error;
 using snowfleet::ErrorKind;
@@ -152,11 +154,32 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+// A postgres:// spec: refused as an invalid argument, or its options within their rules, the
+// URI libpq gets without them, and no part of a password in what messages show.
+void check_postgres_spec(const std::string& spec, const Layout& layout) {
+  detail::pg::PostgresConfig c;
+  try {
+    c = detail::pg::parse_postgres_spec(spec, layout);
+  } catch (const Error& e) {
+    FUZZ_CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    return;
+  }
+  FUZZ_CHECK(c.ttl_s >= 2 && c.ttl_s <= 3600);
+  FUZZ_CHECK(c.node >= -1 && c.node <= layout.max_node_id());
+  FUZZ_CHECK(detail::pg::valid_table_name(c.table));
+  FUZZ_CHECK(c.conninfo.size() <= spec.size());
+  FUZZ_CHECK(c.text == detail::redact_node_source(spec));
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string spec(fuzz::text_of(data, size));
   // The default layout (node ids 0-1023) and one whose node field is as wide as it gets.
   static const Layout kLayouts[] = {Layout(), Layout::create(0, 1, 62, 0)};
   if (starts_with(spec, "local")) return 0;  // a claim is file I/O
+  if (starts_with(spec, "postgres")) {       // a claim is network I/O
+    for (const Layout& layout : kLayouts) check_postgres_spec(spec, layout);
+    return 0;
+  }
   // claim_node refuses a spec with a NUL byte before it reaches any source, so such etcd
   // specs go through claim_node (and never reach the network).
   const bool etcd_spec = starts_with(spec, "etcd://") && spec.find('\0') == std::string::npos;

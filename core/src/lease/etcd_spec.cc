@@ -224,6 +224,7 @@ void read_options(const std::string& query, const OptionContext& o) {
 }  // namespace
 
 std::string redact_node_source(const std::string& spec) {
+  if (spec.rfind("postgres", 0) == 0) return redact_postgres_spec(spec);
   if (spec.rfind("etcd://", 0) != 0) return spec;
   std::string out = spec;
   redact_userinfo(out);

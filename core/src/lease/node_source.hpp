@@ -25,6 +25,15 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& lay
                                       const std::shared_ptr<Clock>& clock,
                                       const SlotFilter& usable = {});
 
+/// "postgres://[user@]host[:port]/db?table=snowfleet_slots&ttl=10": a row of a lease table
+/// in PostgreSQL (lease/postgres/).
+std::shared_ptr<NodeLease> claim_postgres(const std::string& spec, const Layout& layout,
+                                          const std::shared_ptr<Clock>& clock,
+                                          const SlotFilter& usable = {});
+/// A "postgres://" spec as shown in messages: the password in the userinfo and the values of
+/// password parameters replaced by "***" (lease/postgres/pg_spec.cc).
+std::string redact_postgres_spec(const std::string& spec);
+
 /// An "etcd://" spec, parsed.
 struct EtcdConfig {
   std::vector<std::string> endpoints;  ///< host:port

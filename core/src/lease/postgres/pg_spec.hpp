@@ -1,0 +1,37 @@
+// The "postgres://" node-source spec: snowfleet's own options (table, ttl, node) taken out
+// of a libpq connection URI, which goes to libpq with every other part as written (host,
+// port, user, database, sslmode and the other TLS options; what the URI leaves out libpq
+// takes from the PG* environment variables and ~/.pgpass). Pure text handling, so it can be
+// tested and fuzzed without a server. Internal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "snowfleet/snowfleet.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace pg {
+
+/// A "postgres://" spec, parsed.
+struct PostgresConfig {
+  std::string conninfo;                   ///< the URI for libpq, without table, ttl and node
+  std::string table = "snowfleet_slots";  ///< [schema.]name, lower-case SQL identifiers
+  int64_t ttl_s = 10;
+  int64_t node = -1;  ///< pinned slot, -1: any free one
+  std::string text;   ///< the spec as shown in messages (passwords redacted)
+};
+
+/// Parses "postgres[ql]://[user[:password]@][host][:port][/db][?table=T&ttl=S&node=N&
+/// <libpq parameters>]" for `layout`. Throws kInvalidArgument naming the option, the value
+/// and the rule.
+PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout);
+
+/// Whether `name` is a table name the engine accepts: one or two (schema.table) lower-case
+/// SQL identifiers ([a-z_][a-z0-9_]*, at most 63 bytes each).
+bool valid_table_name(const std::string& name);
+
+}  // namespace pg
+}  // namespace detail
+}  // namespace snowfleet

@@ -1,0 +1,202 @@
+// The postgres:// node source's pure parts: the spec (snowfleet's options taken out of a
+// libpq URI, refused by name and rule, passwords never shown), the lease table's replies,
+// the fence a claim puts up on evidence of a rollback, and the local deadline. Claims
+// against a real server are in tests/fleet/pg_lease_test.py.
+#include <dlfcn.h>
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "lease/node_source.hpp"
+#include "lease/postgres/libpq_loader.hpp"
+#include "lease/postgres/pg_protocol.hpp"
+#include "lease/postgres/pg_spec.hpp"
+#include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
+
+using namespace snowfleet;
+using snowfleet::detail::pg::ClaimRow;
+using snowfleet::detail::pg::Row;
+using snowfleet_test::error_of;
+
+namespace {
+
+bool libpq_mapped() { return dlopen("libpq.so.5", RTLD_LAZY | RTLD_NOLOAD) != nullptr; }
+
+// Read before main(), so no test that ran earlier in this process can have loaded it.
+const bool libpq_mapped_at_start = libpq_mapped();
+
+// The claims below get as far as libpq only where there is one (not under qemu for aarch64).
+bool libpq_here() {
+  static const bool here = dlopen("libpq.so.5", RTLD_LAZY | RTLD_LOCAL) != nullptr;
+  return here;
+}
+
+detail::pg::PostgresConfig parse(const std::string& spec, const Layout& layout = Layout()) {
+  return detail::pg::parse_postgres_spec(spec, layout);
+}
+
+Error parse_error(const std::string& spec) {
+  return error_of([&] { parse(spec); });
+}
+
+Row claim_reply() {
+  return {"3", "1700000000000", "f", "2", "t", "1", "1", "1700000005000", "10000"};
+}
+
+}  // namespace
+
+TEST_CASE("postgres: snowfleet's options leave the URI, libpq's stay as written",
+          "[node-source][postgres]") {
+  const auto c = parse(
+      "postgres://ids@db1:5433/app?sslmode=verify-full&table=ids.slots&ttl=20"
+      "&node=7&application_name=x");
+  CHECK(c.conninfo == "postgres://ids@db1:5433/app?sslmode=verify-full&application_name=x");
+  CHECK(c.table == "ids.slots");
+  CHECK(c.ttl_s == 20);
+  CHECK(c.node == 7);
+  const auto d = parse("postgresql:///app");
+  CHECK(d.conninfo == "postgresql:///app");
+  CHECK(d.table == "snowfleet_slots");
+  CHECK(d.ttl_s == 10);
+  CHECK(d.node == -1);
+  CHECK(parse("postgres://h/db?table=t").conninfo == "postgres://h/db");
+}
+
+TEST_CASE("postgres: a bad option is refused naming the value and the rule",
+          "[node-source][postgres]") {
+  Error e = parse_error("postgres://h/db?ttl=1");
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK_THAT(e.what(), Catch::Contains("ttl must be an integer number of seconds in [2, 3600], "
+                                       "got '1'"));
+  CHECK_THAT(parse_error("postgres://h/db?ttl=+5").what(), Catch::Contains("got '+5'"));
+  CHECK_THAT(parse_error("postgres://h/db?node=1024").what(),
+             Catch::Contains("node must be in [0, 1023]"));
+  CHECK_THAT(parse_error("postgres://h/db?table=Slots").what(),
+             Catch::Contains("table must be [schema.]name in lower-case"));
+  CHECK_THAT(parse_error("postgres://h/db?table=a;drop").what(), Catch::Contains("'a;drop'"));
+  CHECK_THAT(parse_error("postgres://h/db?table=1x").what(), Catch::Contains("'1x'"));
+  CHECK_THAT(parse_error("postgres://h/db?table=a.b.c").what(), Catch::Contains("'a.b.c'"));
+  CHECK_THAT(parse_error("postgres://h/db?table=").what(), Catch::Contains("got ''"));
+  CHECK_THAT(parse_error("postgres://h/db?ttl=5&ttl=6").what(),
+             Catch::Contains("option 'ttl' is given twice"));
+  CHECK(detail::pg::valid_table_name(std::string(63, 'a')));
+  CHECK_FALSE(detail::pg::valid_table_name(std::string(64, 'a')));
+}
+
+TEST_CASE("postgres: passwords never appear in a message", "[node-source][postgres]") {
+  CHECK(detail::redact_node_source("postgres://ids:s3cret@db1/app?table=t") ==
+        "postgres://ids:***@db1/app?table=t");
+  CHECK(detail::redact_node_source("postgresql://db1/app?password=s3cret&ttl=5&sslpassword=x") ==
+        "postgresql://db1/app?password=***&ttl=5&sslpassword=***");
+  CHECK(detail::redact_node_source("postgres://ids@db1/app") == "postgres://ids@db1/app");
+  const Error e = parse_error("postgres://ids:s3cret@db1/app?ttl=0");
+  CHECK_THAT(e.what(), !Catch::Contains("s3cret"));
+  CHECK(parse("postgres://ids:s3cret@db1/app").conninfo == "postgres://ids:s3cret@db1/app");
+}
+
+TEST_CASE("libpq is not a dependency: nothing maps it before a postgres:// claim",
+          "[node-source][postgres]") {
+  CHECK_FALSE(libpq_mapped_at_start);
+}
+
+TEST_CASE("postgres: a URI libpq refuses is an invalid argument naming libpq's reason",
+          "[node-source][postgres]") {
+  if (!libpq_here()) return;
+  const Error e = error_of([] {
+    detail::claim_node("postgres://ids:s3cret@h/db?nosuchparameter=1", Layout(), system_clock());
+  });
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK_THAT(e.what(), Catch::Contains("nosuchparameter"));
+  CHECK_THAT(e.what(), !Catch::Contains("s3cret"));
+}
+
+TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {
+  const std::string real = detail::pg::set_libpq_library_for_test("libsnowfleet-no-pq.so.5");
+  const Error e =
+      error_of([] { detail::claim_node("postgres://127.0.0.1:1/db", Layout(), system_clock()); });
+  detail::pg::set_libpq_library_for_test(real);
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("libsnowfleet-no-pq.so.5"));
+  CHECK_THAT(e.what(), Catch::Contains("apt-get install libpq5"));
+}
+
+TEST_CASE("postgres: a server that is not there is NODE_ID_UNAVAILABLE, not a hang",
+          "[node-source][postgres]") {
+  if (!libpq_here()) return;
+  const Error e = error_of([] {
+    detail::claim_node("postgres://127.0.0.1:1/db?connect_timeout=2", Layout(), system_clock());
+  });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("cannot connect"));
+}
+
+TEST_CASE("postgres: the claim's reply is read strictly", "[node-source][postgres]") {
+  ClaimRow r;
+  std::string why;
+  REQUIRE(detail::pg::parse_claim_row(claim_reply(), &r, &why));
+  CHECK(r.epoch == 3);
+  CHECK(r.mark_ms == 1700000000000);
+  CHECK_FALSE(r.inserted);
+  CHECK(r.prev_epoch == 2);
+  CHECK(r.prev_intact == true);
+  CHECK(r.longest_ttl_ms == 10000);
+  Row fresh = {"1", "0", "t", std::nullopt, std::nullopt, std::nullopt, "1", "5", "0"};
+  REQUIRE(detail::pg::parse_claim_row(fresh, &r, &why));
+  CHECK(r.inserted);
+  CHECK_FALSE(r.prev_epoch.has_value());
+  for (size_t i = 0; i < 9; ++i) {
+    for (const char* bad : {"x", "", " 1", "0x1", "99999999999999999999"}) {
+      Row row = claim_reply();
+      row[i] = std::string(bad);
+      CHECK_FALSE(detail::pg::parse_claim_row(row, &r, &why));
+    }
+  }
+  Row nulled = claim_reply();
+  nulled[0] = std::nullopt;
+  CHECK_FALSE(detail::pg::parse_claim_row(nulled, &r, &why));
+  CHECK(why == "the claim's reply has no valid epoch");
+  CHECK_FALSE(detail::pg::parse_claim_row({"1"}, &r, &why));
+  int64_t mark = 0;
+  CHECK(detail::pg::parse_renew_row({"42"}, &mark));
+  CHECK(mark == 42);
+  CHECK_FALSE(detail::pg::parse_renew_row({"-1"}, &mark));
+  CHECK_FALSE(detail::pg::parse_renew_row({std::nullopt}, &mark));
+  CHECK_FALSE(detail::pg::parse_renew_row({"1", "2"}, &mark));
+}
+
+TEST_CASE(
+    "postgres: a claim starts above the mark, or fences past every deadline on evidence "
+    "of a rollback",
+    "[node-source][postgres]") {
+  ClaimRow r;
+  std::string why;
+  REQUIRE(detail::pg::parse_claim_row(claim_reply(), &r, &why));
+  const int64_t wall = 1700000006000;
+  CHECK(detail::pg::rollback_evidence(r).empty());
+  CHECK(detail::pg::claim_start_ms(r, wall, 5000) == r.mark_ms);
+  const int64_t fenced = wall + 10000 + 2000;  // the longest TTL in the table: 10 s
+  ClaimRow restored = r;
+  restored.prev_intact = false;
+  CHECK_THAT(detail::pg::rollback_evidence(restored), Catch::Contains("restored dump"));
+  CHECK(detail::pg::claim_start_ms(restored, wall, 5000) == fenced);
+  ClaimRow missing = r;
+  missing.inserted = true;
+  missing.prev_epoch.reset();
+  CHECK(detail::pg::claim_start_ms(missing, wall, 5000) == fenced);
+  ClaimRow other_timeline = r;
+  other_timeline.timeline = 2;
+  CHECK_THAT(detail::pg::rollback_evidence(other_timeline), Catch::Contains("timeline 1"));
+  ClaimRow raced = r;
+  raced.prev_epoch = 1;
+  CHECK(detail::pg::claim_start_ms(raced, wall, 30000) == wall + 30000 + 2000);
+  CHECK(detail::pg::claim_start_ms(restored, 1, 5000) == r.server_ms + 12000);
+}
+
+TEST_CASE("postgres: the local deadline is send time + TTL - margin", "[node-source][postgres]") {
+  CHECK(detail::pg::deadline_after(1000, 10) == 1000 + 8'000'000'000);
+  CHECK(detail::pg::deadline_after(0, 2) == 1'500'000'000);  // margin at least 0.5 s
+  CHECK(detail::pg::deadline_after(INT64_MAX - 5, 10) == INT64_MAX);
+  CHECK(detail::pg::request_timeout_ms(10) == 2000);
+  CHECK(detail::pg::request_timeout_ms(3) == 1000);
+}
