@@ -72,3 +72,20 @@ func TestZeroValuesAreRefusedNamingTheirConstructor(t *testing.T) {
 	_, err = NewUUID7(UUID7Options{Clock: &ScriptedClock{}})
 	want("UUID7Options.Clock a zero ScriptedClock", err, "NewScriptedClock")
 }
+
+// A Layout built as a struct literal with fields or a preset but no Text is refused, not
+// read as the default layout (only the zero Layout is the default).
+func TestLayoutWithoutTextIsRefused(t *testing.T) {
+	id, err := TwitterLayout.ComposeNode(1737747358021, 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []Layout{{LayoutFields: TwitterLayout.LayoutFields}, {Preset: "twitter"}} {
+		if d, err := l.Decode(id); !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), "ParseLayout") {
+			t.Errorf("%+v.Decode: %+v, %v; want ErrInvalidArgument naming ParseLayout", l, d, err)
+		}
+	}
+	if _, err := (Layout{}).Decode(id); err != nil {
+		t.Errorf("the zero Layout (the default layout): %v", err)
+	}
+}
