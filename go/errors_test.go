@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestErrorsMatchTheirKind(t *testing.T) {
@@ -73,6 +74,18 @@ func TestTextWithNulIsRefused(t *testing.T) {
 	_, err := New(Options{NodeSource: "static:1\x00"})
 	if !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), "node_source") {
 		t.Fatalf("NUL in node_source: %v", err)
+	}
+}
+
+// A long text with a NUL is quoted in part, as the core quotes values: the message stays
+// short, valid UTF-8, and names the position.
+func TestLongTextWithNulHasAShortMessage(t *testing.T) {
+	text := strings.Repeat("é", 1<<19) + "\x00"
+	_, err := New(Options{NodeSource: text})
+	msg := err.Error()
+	if !errors.Is(err, ErrInvalidArgument) || len(msg) > 512 || !utf8.ValidString(msg) ||
+		!strings.Contains(msg, "position 1048576") || strings.Contains(msg, `\x`) || !strings.Contains(msg, "...") {
+		t.Fatalf("a 1 MiB node_source with a NUL at its end: %d bytes: %.200q", len(msg), msg)
 	}
 }
 
