@@ -97,3 +97,12 @@ func TestKindsHaveTheirTexts(t *testing.T) {
 		t.Fatal("names outside the lists")
 	}
 }
+
+// Every message is valid UTF-8, even one naming a path with other bytes.
+func TestMessageNamingAPathThatIsNotUTF8IsUTF8(t *testing.T) {
+	_, err := New(Options{NodeSource: "local:/proc/snowfleet-\xff\xfe"})
+	if !errors.Is(err, ErrNodeIDUnavailable) || !utf8.ValidString(err.Error()) ||
+		!strings.Contains(err.Error(), `/proc/snowfleet-\xff\xfe:`) {
+		t.Fatalf("%q", err)
+	}
+}

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 struct snowfleet_clock {
@@ -41,8 +42,13 @@ inline void copy_cut(char* dst, size_t cap, std::string_view text) {
   dst[n] = '\0';
 }
 
-inline void set_message(snowfleet_error* err, std::string_view text) {
-  copy_cut(err->message, sizeof err->message, text);
+// A message is UTF-8 whatever went into it (a path with other bytes, say).
+inline void set_message(snowfleet_error* err, std::string_view text) noexcept {
+  try {
+    copy_cut(err->message, sizeof err->message, detail::valid_utf8(text));
+  } catch (...) {  // out of memory: the text as it is
+    copy_cut(err->message, sizeof err->message, text);
+  }
 }
 
 inline snowfleet_result fail(snowfleet_error* err, snowfleet_result result, std::string_view text,
