@@ -256,11 +256,14 @@ func runOnGenerator(c *checker, op string, v obj, clock *ScriptedClock) error {
 
 // runFields: Go's records are expanded from the lists in their order (the vectors pin it).
 func runFields(c *checker, record string, expect obj) {
+	// A UUIDv7 generator's Stats and Status are the same Go types as a Generator's.
 	types := map[string]reflect.Type{"stats": reflect.TypeOf(Stats{}), "status": reflect.TypeOf(Status{}),
-		"layout": reflect.TypeOf(LayoutFields{})}
+		"uuid7_stats": reflect.TypeOf(Stats{}), "uuid7_status": reflect.TypeOf(Status{}),
+		"layout": reflect.TypeOf(LayoutFields{}), "generator_args": reflect.TypeOf(Options{})}
 	typ, ok := types[record]
 	if !ok {
-		typ = reflect.TypeOf(Options{})
+		c.check(false, "fields: unknown record %q", record)
+		return
 	}
 	want := expect["names"].([]any)
 	c.eq(typ.NumField(), len(want), record+" field count")

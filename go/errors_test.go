@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestErrorsMatchTheirKind(t *testing.T) {
@@ -76,11 +77,32 @@ func TestTextWithNulIsRefused(t *testing.T) {
 	}
 }
 
+// A long text with a NUL is quoted in part, as the core quotes values: the message stays
+// short, valid UTF-8, and names the position.
+func TestLongTextWithNulHasAShortMessage(t *testing.T) {
+	text := strings.Repeat("é", 1<<19) + "\x00"
+	_, err := New(Options{NodeSource: text})
+	msg := err.Error()
+	if !errors.Is(err, ErrInvalidArgument) || len(msg) > 512 || !utf8.ValidString(msg) ||
+		!strings.Contains(msg, "position 1048576") || strings.Contains(msg, `\x`) || !strings.Contains(msg, "...") {
+		t.Fatalf("a 1 MiB node_source with a NUL at its end: %d bytes: %.200q", len(msg), msg)
+	}
+}
+
 func TestKindsHaveTheirTexts(t *testing.T) {
 	if KindClockMovedBackwards.String() != "CLOCK_MOVED_BACKWARDS" || KindClockMovedBackwards.Category() != "clock" {
 		t.Fatal(KindClockMovedBackwards)
 	}
 	if Kind(42).String() != "Kind(42)" || Mode(7).String() != "Mode(7)" || LeaseHeld.String() != "held" {
 		t.Fatal("names outside the lists")
+	}
+}
+
+// Every message is valid UTF-8, even one naming a path with other bytes.
+func TestMessageNamingAPathThatIsNotUTF8IsUTF8(t *testing.T) {
+	_, err := New(Options{NodeSource: "local:/proc/snowfleet-\xff\xfe"})
+	if !errors.Is(err, ErrNodeIDUnavailable) || !utf8.ValidString(err.Error()) ||
+		!strings.Contains(err.Error(), `/proc/snowfleet-\xff\xfe:`) {
+		t.Fatalf("%q", err)
 	}
 }

@@ -28,8 +28,25 @@ import (
 
 // Generator mints ids for one node. Safe for concurrent use; Close it when done (a leased
 // node id is released then; one dropped unclosed is released when it is garbage collected).
+// Use the *Generator New returns: a zero Generator refuses every call with
+// ErrInvalidArgument.
 type Generator struct {
+	h *generatorHandle
+}
+
+// generatorHandle owns the C handle. The finalizer sits on it, not on Generator, so a copy
+// of a Generator value keeps the handle alive as long as the original does.
+type generatorHandle struct {
 	c *C.snowfleet_generator
+}
+
+// handle is the C handle, or an error for a zero Generator (no handle to pass as NULL).
+func (g *Generator) handle() (*generatorHandle, error) {
+	if g.h == nil {
+		return nil, &Error{Kind: KindInvalidArgument,
+			Message: "this Generator was not created by New (a zero Generator has no generator behind it)"}
+	}
+	return g.h, nil
 }
 
 // New creates a generator. A leased node source ("local:", "etcd://...") claims its node id
@@ -50,19 +67,21 @@ func New(o Options) (*Generator, error) {
 	if rc != C.SNOWFLEET_OK {
 		return nil, errorOf(&e)
 	}
-	g := &Generator{c: gen}
-	runtime.SetFinalizer(g, (*Generator).free)
-	return g, nil
+	h := &generatorHandle{c: gen}
+	runtime.SetFinalizer(h, func(h *generatorHandle) { C.snowfleet_generator_free(h.c) })
+	return &Generator{h: h}, nil
 }
-
-func (g *Generator) free() { C.snowfleet_generator_free(g.c) }
 
 // NextID returns the next id. In strict mode a rewind longer than MaxWaitMs returns
 // ErrClockMovedBackwards; in monotonic mode running MaxDriftMs ahead of the wall clock does
 // (with Error.DriftMs). Nothing is issued by a refused call.
 func (g *Generator) NextID() (int64, error) {
-	r := C.sf_next_id(g.c)
-	runtime.KeepAlive(g)
+	h, err := g.handle()
+	if err != nil {
+		return 0, err
+	}
+	r := C.sf_next_id(h.c)
+	runtime.KeepAlive(h)
 	if r.err != nil {
 		return 0, takeError(r.err)
 	}
@@ -78,9 +97,13 @@ func takeError(e *C.snowfleet_error) error {
 // NextIDs fills dst with len(dst) ids, ascending (at most 16,777,216 at a time). If it fails
 // part-way, dst holds no id of the caller's: the ids written were never issued to anyone.
 func (g *Generator) NextIDs(dst []int64) error {
+	h, err := g.handle()
+	if err != nil {
+		return err
+	}
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_next_ids(g.c, (*C.int64_t)(unsafe.Pointer(unsafe.SliceData(dst))), C.int64_t(len(dst)), &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_next_ids(h.c, (*C.int64_t)(unsafe.Pointer(unsafe.SliceData(dst))), C.int64_t(len(dst)), &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return errorOf(&e)
 	}
@@ -98,11 +121,15 @@ type Info struct {
 
 // Info returns the generator's settings, its node id among them.
 func (g *Generator) Info() (Info, error) {
+	h, err := g.handle()
+	if err != nil {
+		return Info{}, err
+	}
 	var c C.snowfleet_generator_info
 	c.size = C.uint32_t(unsafe.Sizeof(c))
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_info_get(g.c, &c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_info_get(h.c, &c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return Info{}, errorOf(&e)
 	}
@@ -112,11 +139,15 @@ func (g *Generator) Info() (Info, error) {
 
 // Stats returns the generator's counters, read without stopping minting.
 func (g *Generator) Stats() (Stats, error) {
+	h, err := g.handle()
+	if err != nil {
+		return Stats{}, err
+	}
 	var c C.snowfleet_stats
 	c.size = C.uint32_t(unsafe.Sizeof(c))
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_stats(g.c, &c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_stats(h.c, &c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return Stats{}, errorOf(&e)
 	}
@@ -125,11 +156,15 @@ func (g *Generator) Stats() (Stats, error) {
 
 // Status says whether a call now would be served, and why not; it reads the clock.
 func (g *Generator) Status() (Status, error) {
+	h, err := g.handle()
+	if err != nil {
+		return Status{}, err
+	}
 	var c C.snowfleet_status
 	c.size = C.uint32_t(unsafe.Sizeof(c))
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_status(g.c, &c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_status(h.c, &c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return Status{}, errorOf(&e)
 	}
@@ -138,10 +173,14 @@ func (g *Generator) Status() (Status, error) {
 
 // DriftMs is max(0, last issued ms - wall ms): how far the generator runs ahead of the clock.
 func (g *Generator) DriftMs() (int64, error) {
+	h, err := g.handle()
+	if err != nil {
+		return 0, err
+	}
 	var v C.int64_t
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_drift_ms(g.c, &v, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_drift_ms(h.c, &v, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return 0, errorOf(&e)
 	}
@@ -151,9 +190,13 @@ func (g *Generator) DriftMs() (int64, error) {
 // Close stops minting and releases a leased node id (writing its mark); later calls return
 // ErrGeneratorClosed. Idempotent; waits for calls in flight.
 func (g *Generator) Close() error {
+	h, err := g.handle()
+	if err != nil {
+		return err
+	}
 	var e C.snowfleet_error
-	rc := C.snowfleet_generator_close(g.c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_generator_close(h.c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return errorOf(&e)
 	}
@@ -162,7 +205,10 @@ func (g *Generator) Close() error {
 
 // Closed reports whether Close was called.
 func (g *Generator) Closed() bool {
-	closed := C.snowfleet_generator_closed(g.c) != 0
-	runtime.KeepAlive(g)
+	if g.h == nil {
+		return false
+	}
+	closed := C.snowfleet_generator_closed(g.h.c) != 0
+	runtime.KeepAlive(g.h)
 	return closed
 }

@@ -6,12 +6,16 @@ package snowfleet
 import "C"
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 	"unsafe"
 )
 
 // Layout is how an id's 63 bits are split: epoch, timestamp, node (optionally datacenter +
-// machine) and sequence bits. Its methods decode and compose ids of that layout.
+// machine) and sequence bits. Its methods decode and compose ids of that layout, read from
+// its Text: make one with ParseLayout or NewLayout (the zero Layout is the default layout; one
+// with fields but no Text is refused).
 type Layout struct {
 	// Text is the layout's text form, "41.10.12@1704067200000"; it parses back to this layout.
 	Text string
@@ -89,12 +93,27 @@ func NewLayout(a LayoutArgs) (Layout, error) {
 // String is the layout's text form.
 func (l Layout) String() string { return l.Text }
 
+// describe names a layout that has no Text, by its preset or its fields.
+func (l Layout) describe() string {
+	if l.Preset != "" {
+		return "with preset " + strconv.Quote(l.Preset)
+	}
+	f := l.LayoutFields
+	return fmt.Sprintf("{EpochMs: %d, TimestampBits: %d, NodeBits: %d, DatacenterBits: %d, MachineBits: %d, SequenceBits: %d}",
+		f.EpochMs, f.TimestampBits, f.NodeBits, f.DatacenterBits, f.MachineBits, f.SequenceBits)
+}
+
 // withText calls f with the layout's text as a C string (NULL for the zero Layout: the
-// default layout).
+// default layout). A Layout whose fields or preset are set without its Text is refused
+// rather than read as the default layout.
 func (l Layout) withText(f func(*C.char) C.snowfleet_result, e *C.snowfleet_error) error {
 	var texts cTexts
 	defer texts.free()
 	var p *C.char
+	if l.Text == "" && l != (Layout{}) {
+		return &Error{Kind: KindInvalidArgument, Message: "layout " + l.describe() +
+			" has no Text: a Layout is read from its Text; make it with ParseLayout or NewLayout"}
+	}
 	if l.Text != "" {
 		var err error
 		if p, err = texts.add("layout", l.Text); err != nil {

@@ -290,7 +290,9 @@ func (o *Options) fill(c *C.snowfleet_options, t *cTexts) error {
 		c.max_drift_ms, c.has_max_drift_ms = C.int64_t(*o.MaxDriftMs), 1
 	}
 	if o.Clock != nil {
-		c.clock = o.Clock.c
+		if c.clock, err = o.Clock.handle(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

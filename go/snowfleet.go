@@ -22,6 +22,7 @@ import "C"
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -141,11 +142,25 @@ type cTexts []*C.char
 func (t *cTexts) add(name, s string) (*C.char, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return nil, &Error{Kind: KindInvalidArgument,
-			Message: name + " " + strconv.Quote(s) + " has a NUL byte at position " + strconv.Itoa(i)}
+			Message: name + " " + quoteShort(s) + " has a NUL byte at position " + strconv.Itoa(i)}
 	}
 	c := C.CString(s)
 	*t = append(*t, c)
 	return c, nil
+}
+
+// quoteShort quotes at most the first 60 bytes of s, whole characters only, with "..." when
+// more follow: the core quotes values in its messages the same way.
+func quoteShort(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "..."
 }
 
 func (t *cTexts) free() {

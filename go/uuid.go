@@ -94,9 +94,26 @@ type UUID7Options struct {
 	Clock *ScriptedClock
 }
 
-// UUID7Generator mints UUIDv7s, ascending. Safe for concurrent use.
+// UUID7Generator mints UUIDv7s, ascending. Safe for concurrent use. Use the
+// *UUID7Generator NewUUID7 returns: a zero UUID7Generator refuses every call with
+// ErrInvalidArgument.
 type UUID7Generator struct {
+	h *uuid7Handle
+}
+
+// uuid7Handle owns the C handle; the finalizer sits on it, so a copied UUID7Generator value
+// keeps it alive.
+type uuid7Handle struct {
 	c *C.snowfleet_uuid7_generator
+}
+
+// handle is the C handle, or an error for a zero UUID7Generator.
+func (g *UUID7Generator) handle() (*uuid7Handle, error) {
+	if g.h == nil {
+		return nil, &Error{Kind: KindInvalidArgument,
+			Message: "this UUID7Generator was not created by NewUUID7 (a zero UUID7Generator has no generator behind it)"}
+	}
+	return g.h, nil
 }
 
 // NewUUID7 creates a UUIDv7 generator.
@@ -119,7 +136,9 @@ func NewUUID7(o UUID7Options) (*UUID7Generator, error) {
 		co.random_seed, co.has_random_seed = C.uint64_t(*o.RandomSeed), 1
 	}
 	if o.Clock != nil {
-		co.clock = o.Clock.c
+		if co.clock, err = o.Clock.handle(); err != nil {
+			return nil, err
+		}
 	}
 	var gen *C.snowfleet_uuid7_generator
 	var e C.snowfleet_error
@@ -128,15 +147,19 @@ func NewUUID7(o UUID7Options) (*UUID7Generator, error) {
 	if rc != C.SNOWFLEET_OK {
 		return nil, errorOf(&e)
 	}
-	g := &UUID7Generator{c: gen}
-	runtime.SetFinalizer(g, func(g *UUID7Generator) { C.snowfleet_uuid7_free(g.c) })
-	return g, nil
+	h := &uuid7Handle{c: gen}
+	runtime.SetFinalizer(h, func(h *uuid7Handle) { C.snowfleet_uuid7_free(h.c) })
+	return &UUID7Generator{h: h}, nil
 }
 
 // Next returns the next UUIDv7.
 func (g *UUID7Generator) Next() (UUID, error) {
-	r := C.sf_uuid7_next(g.c)
-	runtime.KeepAlive(g)
+	h, err := g.handle()
+	if err != nil {
+		return UUID{}, err
+	}
+	r := C.sf_uuid7_next(h.c)
+	runtime.KeepAlive(h)
 	if r.err != nil {
 		return UUID{}, takeError(r.err)
 	}
@@ -145,9 +168,13 @@ func (g *UUID7Generator) Next() (UUID, error) {
 
 // NextMany fills dst with len(dst) UUIDv7s, ascending; a refused call writes none.
 func (g *UUID7Generator) NextMany(dst []UUID) error {
+	h, err := g.handle()
+	if err != nil {
+		return err
+	}
 	var e C.snowfleet_error
-	rc := C.snowfleet_uuid7_next_many(g.c, (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(dst))), C.int64_t(len(dst)), &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_uuid7_next_many(h.c, (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(dst))), C.int64_t(len(dst)), &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return errorOf(&e)
 	}
@@ -156,11 +183,15 @@ func (g *UUID7Generator) NextMany(dst []UUID) error {
 
 // Stats returns the generator's counters.
 func (g *UUID7Generator) Stats() (Stats, error) {
+	h, err := g.handle()
+	if err != nil {
+		return Stats{}, err
+	}
 	var c C.snowfleet_stats
 	c.size = C.uint32_t(unsafe.Sizeof(c))
 	var e C.snowfleet_error
-	rc := C.snowfleet_uuid7_stats(g.c, &c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_uuid7_stats(h.c, &c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return Stats{}, errorOf(&e)
 	}
@@ -169,11 +200,15 @@ func (g *UUID7Generator) Stats() (Stats, error) {
 
 // Status says whether a call now would be served, and why not.
 func (g *UUID7Generator) Status() (Status, error) {
+	h, err := g.handle()
+	if err != nil {
+		return Status{}, err
+	}
 	var c C.snowfleet_status
 	c.size = C.uint32_t(unsafe.Sizeof(c))
 	var e C.snowfleet_error
-	rc := C.snowfleet_uuid7_status(g.c, &c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_uuid7_status(h.c, &c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return Status{}, errorOf(&e)
 	}
@@ -182,9 +217,13 @@ func (g *UUID7Generator) Status() (Status, error) {
 
 // Close stops minting; later calls return ErrGeneratorClosed. Idempotent.
 func (g *UUID7Generator) Close() error {
+	h, err := g.handle()
+	if err != nil {
+		return err
+	}
 	var e C.snowfleet_error
-	rc := C.snowfleet_uuid7_close(g.c, &e)
-	runtime.KeepAlive(g)
+	rc := C.snowfleet_uuid7_close(h.c, &e)
+	runtime.KeepAlive(h)
 	if rc != C.SNOWFLEET_OK {
 		return errorOf(&e)
 	}

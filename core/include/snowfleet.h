@@ -20,7 +20,11 @@
  *   - No C++ exception ever leaves this library, and no call aborts on bad input.
  *   - Records the library fills (stats, status, layouts...) and options it reads start with
  *     `size`, which the caller sets to sizeof (the *_init functions do): a program built
- *     against an older, smaller struct keeps working when fields are added at the end.
+ *     against an older, smaller struct keeps working when fields are added at the end. A
+ *     struct from a newer header, larger than this library's, is read while its later bytes
+ *     are zero and refused (SNOWFLEET_INVALID_ARGUMENT) once one is set, rather than
+ *     dropping a field this library does not know; a filled record's size is then the bytes
+ *     written.
  *
  * Thread safety: a generator handle may be used from any number of threads at once (every
  * snowfleet_generator_* and snowfleet_uuid7_* call is thread-safe) except snowfleet_*_free,

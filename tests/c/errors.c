@@ -128,6 +128,17 @@ int main(void) {
   expect("an unset env: node source", snowfleet_generator_new(&o, &gen, &err),
          SNOWFLEET_NODE_ID_UNAVAILABLE, &err, "SNOWFLEET_C_TEST_UNSET_VARIABLE");
 
+  /* a path that is not UTF-8 (the registry directory's message does not quote it) */
+  snowfleet_options_init(&o);
+  o.node_source = "local:/proc/snowfleet-\xff\xfe";
+  expect("a message naming a path that is not UTF-8 is UTF-8",
+         snowfleet_generator_new(&o, &gen, &err), SNOWFLEET_NODE_ID_UNAVAILABLE, &err,
+         "snowfleet-\\xff\\xfe");
+  if (strchr(err.message, '\xff')) {
+    printf("FAIL the message holds the byte 0xff itself\n");
+    ++failures;
+  }
+
   printf("%s\n", failures ? "FAILED" : "every error kind arrived as its result");
   return failures ? 1 : 0;
 }

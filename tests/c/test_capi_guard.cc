@@ -43,3 +43,10 @@ TEST_CASE("C interface: a long message is cut at a UTF-8 character boundary", "[
   capi::guard(&err, [&] { throw Error(ErrorKind::kInvalidArgument, text); });
   CHECK(std::strlen(err.message) == SNOWFLEET_MESSAGE_MAX - 2);
 }
+
+TEST_CASE("C interface: a message's bytes outside UTF-8 characters arrive as \\xNN", "[capi]") {
+  snowfleet_error err;
+  capi::guard(&err,
+              [] { throw Error(ErrorKind::kInvalidArgument, "dir /a\xff\xc3\xa9\xed\xa0\x80"); });
+  CHECK(std::string(err.message) == "dir /a\\xff\xc3\xa9\\xed\\xa0\\x80");
+}

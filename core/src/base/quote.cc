@@ -31,11 +31,29 @@ size_t utf8_length(std::string_view s) {
   return len;
 }
 
+constexpr char kHex[] = "0123456789abcdef";
+
 }  // namespace
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t len = utf8_length(text.substr(i));
+    if (len > 0) {
+      out.append(text.data() + i, len);
+      i += len;
+      continue;
+    }
+    const auto u = static_cast<unsigned char>(text[i++]);
+    out += {'\\', 'x', kHex[u >> 4], kHex[u & 0xF]};
+  }
+  return out;
+}
 
 std::string quote(std::string_view text) {
   constexpr size_t kQuoteBytes = 60;
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "'";
   size_t i = 0;
   while (i < text.size()) {

@@ -14,5 +14,10 @@ namespace detail {
 /// is a C string) nor a newline or escape that would garble a log line.
 std::string quote(std::string_view text);
 
+/// text as it is, except that each byte not part of a well-formed UTF-8 character is written
+/// as \xNN: a whole message made valid UTF-8 (the C interface's promise) when a part of it,
+/// such as a path, did not go through quote().
+std::string valid_utf8(std::string_view text);
+
 }  // namespace detail
 }  // namespace snowfleet

@@ -13,7 +13,7 @@ namespace {
 // The caller's options as GeneratorArgs, expanded from SNOWFLEET_GENERATOR_ARGS: a field past
 // the caller's size (an older, smaller struct) is absent.
 GeneratorArgs args_of(const snowfleet_options* o) {
-  capi::sized(o, "options");
+  capi::read_sized(o, "options");
   GeneratorArgs a;
 #define SNOWFLEET_CAPI_I64(name) \
   if (SNOWFLEET_CAPI_HOLDS(snowfleet_options, o, has_##name) && o->has_##name) a.name = o->name;
@@ -96,7 +96,8 @@ snowfleet_result snowfleet_generator_next_id(snowfleet_generator* gen, int64_t* 
                                              snowfleet_error* err) {
   return guard(err, [&] {
     Generator& g = gen_of(gen);
-    *need(out, "out") = g.next_id();
+    int64_t* into = need(out, "out");  // checked before an id is issued
+    *into = g.next_id();
   });
 }
 
@@ -143,7 +144,8 @@ snowfleet_result snowfleet_generator_drift_ms(snowfleet_generator* gen, int64_t*
                                               snowfleet_error* err) {
   return guard(err, [&] {
     Generator& g = gen_of(gen);
-    *need(out, "out") = g.drift_ms();
+    int64_t* into = need(out, "out");
+    *into = g.drift_ms();
   });
 }
 

@@ -92,7 +92,7 @@ snowfleet_result snowfleet_layout_parse(const char* text, size_t len, snowfleet_
 snowfleet_result snowfleet_layout_create(const snowfleet_layout_args* args,
                                          snowfleet_layout* out, snowfleet_error* err) {
   return guard(err, [&] {
-    capi::sized(args, "args");
+    capi::read_sized(args, "args");
     capi::sized(out, "out");
     LayoutArgs la;
 #define SNOWFLEET_CAPI_TAKE(name)                                                      \
@@ -129,7 +129,7 @@ snowfleet_result snowfleet_decode_text(const char* layout, const char* id_text, 
 snowfleet_result snowfleet_compose(const char* layout, const snowfleet_compose_args* args,
                                    int64_t* out, snowfleet_error* err) {
   return guard(err, [&] {
-    capi::sized(args, "args");
+    capi::read_sized(args, "args");
     need(out, "out");
     NodeArgs node;
     std::optional<int64_t> sequence;

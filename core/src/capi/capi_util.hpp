@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/quote.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 struct snowfleet_clock {
@@ -41,8 +42,13 @@ inline void copy_cut(char* dst, size_t cap, std::string_view text) {
   dst[n] = '\0';
 }
 
-inline void set_message(snowfleet_error* err, std::string_view text) {
-  copy_cut(err->message, sizeof err->message, text);
+// A message is UTF-8 whatever went into it (a path with other bytes, say).
+inline void set_message(snowfleet_error* err, std::string_view text) noexcept {
+  try {
+    copy_cut(err->message, sizeof err->message, detail::valid_utf8(text));
+  } catch (...) {  // out of memory: the text as it is
+    copy_cut(err->message, sizeof err->message, text);
+  }
 }
 
 inline snowfleet_result fail(snowfleet_error* err, snowfleet_result result, std::string_view text,
@@ -89,17 +95,34 @@ uint32_t sized(const T* p, const char* what) {
   return size;
 }
 
+// A struct the library reads. A newer caller's struct may be larger: its later fields are
+// fine while they are zero (unset), and refused once set, since this library would drop them.
+template <class T>
+uint32_t read_sized(const T* p, const char* what) {
+  const uint32_t size = sized(p, what);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+  for (size_t i = sizeof(T); i < size; ++i)
+    if (bytes[i] != 0)
+      invalid(std::string(what) + "->size is " + std::to_string(size) + ", larger than the " +
+              std::to_string(sizeof(T)) + " bytes of snowfleet " + version() +
+              "'s struct, and byte " + std::to_string(i) +
+              " past them is set: a field this library does not know");
+  return size;
+}
+
 // Whether a caller's struct, of the size it says, holds the member at this offset.
 inline bool holds(uint32_t size, size_t offset, size_t width) { return offset + width <= size; }
 #define SNOWFLEET_CAPI_HOLDS(type, p, member) \
   ::snowfleet::capi::holds((p)->size, offsetof(type, member), sizeof((p)->member))
 
-// Writes a record into the caller's struct, as much of it as the caller's size covers.
+// Writes a record into the caller's struct, as much of it as the caller's size covers; its
+// size then says how many bytes were written (less than a newer caller's struct).
 template <class T>
 void deliver(T* out, T full, const char* what) {
   const uint32_t size = sized(out, what);
-  full.size = size;
-  std::memcpy(out, &full, size < sizeof(T) ? size : sizeof(T));
+  const uint32_t written = size < sizeof(T) ? size : static_cast<uint32_t>(sizeof(T));
+  full.size = written;
+  std::memcpy(out, &full, written);
 }
 
 // Copies text into a caller buffer, NUL-terminated; too small: nothing written.
@@ -125,9 +148,7 @@ inline std::string_view text_of(const char* text, size_t len) {
 }
 
 // NULL: the default layout; anything else is parsed.
-inline Layout layout_of(const char* text) {
-  return text ? Layout::parse(text) : Layout::kDefault;
-}
+inline Layout layout_of(const char* text) { return text ? Layout::parse(text) : Layout::kDefault; }
 
 Mode mode_of(const char* text);
 void fill_stats(const Stats& s, snowfleet_stats* out);

@@ -14,7 +14,7 @@ namespace {
 Uuid7Options options_of(const snowfleet_uuid7_options* o) {
   Uuid7Options u;
   if (!o) return u;
-  capi::sized(o, "options");
+  capi::read_sized(o, "options");
 #define SNOWFLEET_CAPI_HAS(name) \
   (SNOWFLEET_CAPI_HOLDS(snowfleet_uuid7_options, o, name) && o->has_##name)
   if (SNOWFLEET_CAPI_HOLDS(snowfleet_uuid7_options, o, mode)) u.mode = capi::mode_of(o->mode);

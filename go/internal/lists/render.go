@@ -141,7 +141,7 @@ func Render(l *Lists) ([]byte, error) {
 		case "F64":
 			p("\tif o.%s != nil {\n\t\tc.%s, c.has_%s = C.double(*o.%s), 1\n\t}\n", n, a[0], a[0], n)
 		case "CLOCK":
-			p("\tif o.%s != nil {\n\t\tc.%s = o.%s.c\n\t}\n", n, a[0], n)
+			p("\tif o.%s != nil {\n\t\tif c.%s, err = o.%s.handle(); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n", n, a[0], n)
 		}
 	}
 	p("\treturn nil\n}\n")
