@@ -138,7 +138,7 @@ class Generator {
   int64_t max_drift_ms_;
   std::shared_ptr<Clock> clock_;
   bool system_clock_;
-  bool scripted_clock_;  // a ScriptedClock: its monotonic time is not real time
+  bool virtual_time_;  // the clock's monotonic time is not real time (Clock::virtual_time)
   WaitHooks hooks_;
   std::string node_source_;                         // empty: node_id_ was given
   bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own

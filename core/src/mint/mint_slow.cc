@@ -38,7 +38,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
   int64_t wait_started = 0, deadline = 0, waited_for = 0;
   // Real time this call may still wait for the mark keeper. On a real-time clock the keeper
   // and the clock share one budget per call (whichever wait comes first starts it); a
-  // scripted clock's time is not real time, so there the keeper gets its own.
+  // virtual time (Clock::virtual_time) is not real time, so there the keeper gets its own.
   int64_t keeper_budget_ns = budget_ns_;
   auto finish_wait = [&] {
     if (!waited) return;
@@ -191,7 +191,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
         } else {
           // The mark keeper's thread persists marks; this thread only waits for it, within
           // the call's budget, and not at all while its writes fail.
-          if (waited && !scripted_clock_)
+          if (waited && !virtual_time_)
             keeper_budget_ns = std::min(keeper_budget_ns, deadline - clock_->monotonic_ns());
           if (!detail::wait_for_keeper(*keeper_, hooks_, first, &keeper_budget_ns)) {
             if (lease_->lost()) {
@@ -261,7 +261,7 @@ Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
       wait_started = mono;
       // What this call already waited for the mark keeper counts against the same budget.
       deadline = detail::saturating_add(
-          mono, scripted_clock_ ? budget_ns_ : std::min(budget_ns_, keeper_budget_ns));
+          mono, virtual_time_ ? budget_ns_ : std::min(budget_ns_, keeper_budget_ns));
       waits_.fetch_add(1, std::memory_order_relaxed);
     } else if (now >= waited_for && !reserving) {
       reserving = true;
