@@ -8,7 +8,7 @@ cd "$(repo_root)"
 
 section "core: dependencies"
 core_deps
-pip_install pytest jsonschema
+pip_install pytest jsonschema lizard
 
 section "conformance: vectors are strict JSON, follow the schema, and are not stale"
 python3 conformance/generate.py --check
