@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 #include <string>
@@ -320,4 +321,37 @@ TEST_CASE("node_id and node_source together are refused", "[generator]") {
   o.node_id = 5;
   o.node_source = "static:37";
   CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kInvalidArgument);
+}
+
+namespace {
+// A test clock of one's own (not a ScriptedClock): frozen wall time, virtual monotonic
+// time that only sleeps advance.
+class FrozenClock : public Clock {
+ public:
+  explicit FrozenClock(int64_t ms) : wall_ns_(ms * 1000000), domain_(next_domain += 2) {}
+  int64_t wall_ns() override { return wall_ns_; }
+  int64_t monotonic_ns() override { return mono_ns_; }
+  void sleep_ns(int64_t ns) override { mono_ns_ += ns; }
+  bool virtual_time() const noexcept override { return true; }
+  uint64_t time_domain() const noexcept override { return domain_; }
+
+ private:
+  static inline std::atomic<uint64_t> next_domain{uint64_t{1} << 62};  // no address's value
+  int64_t wall_ns_, mono_ns_ = 0;
+  uint64_t domain_;
+};
+}  // namespace
+
+TEST_CASE("a clock of virtual time of one's own keeps an id space of its own",
+          "[generator][clock]") {
+  GeneratorOptions later, earlier;
+  later.node_id = earlier.node_id = 7;
+  later.max_wait_ms = earlier.max_wait_ms = 0;
+  later.clock = std::make_shared<FrozenClock>(E + 10);
+  earlier.clock = std::make_shared<FrozenClock>(E + 5);
+  Generator a(later);
+  CHECK(decode(Layout(), a.next_id()).timestamp_ms == E + 10);
+  // Sharing a's id space, b would be 5 ms behind its state and refuse.
+  Generator b(earlier);
+  CHECK(decode(Layout(), b.next_id()).timestamp_ms == E + 5);
 }

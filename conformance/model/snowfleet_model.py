@@ -33,6 +33,8 @@ import dataclasses
 import decimal
 from typing import Dict, List, Optional, Tuple
 
+from slow_decision_model import decide
+
 NS_PER_MS = 1_000_000
 INT64_MAX = (1 << 63) - 1
 MAX_EPOCH_MS = 253402300799999
@@ -443,7 +445,7 @@ class Generator:
         if self.closed:
             raise ModelError("GENERATOR_CLOSED", f"generator for node {self.node_id} is closed")
         lay = self.layout
-        bits, mask = lay.sequence_bits, lay.max_sequence
+        bits = lay.sequence_bits
         epoch = lay.epoch_ms
         wait_ms = self.max_wait_ns // NS_PER_MS  # drift * 1e6 > max_wait_ns <=> drift > this
         waited = reserving = noted = False
@@ -460,65 +462,37 @@ class Generator:
             finish_wait()
             raise ModelError(code, message, drift)
 
+        def refusal(d):  # a refusing decision's error code and message
+            if d[1] == "out_of_window":
+                return "TIMESTAMP_OUT_OF_RANGE", "wall clock outside the window"
+            if d[1] == "window_spent":
+                return "TIMESTAMP_OUT_OF_RANGE", "the last id of the window is issued"
+            if d[1] == "behind":
+                return "CLOCK_MOVED_BACKWARDS", f"clock moved backwards by {d[2]} ms"
+            return "CLOCK_MOVED_BACKWARDS", f"would run {d[2]} ms ahead"
+
+        def decide_at(s, now, reserving_ahead, extra_ms=0):  # slow_decision_model.decide
+            return decide(bits, lay.max_elapsed_ms, self.mode == "strict", self.max_drift_ms,
+                          wait_ms, s, now, want, reserving_ahead, extra_ms)
+
         now, wall_ns = self._read()
         while True:
             s = self.state
             if not noted:
                 self._note(now)
                 noted = True
-            if not 0 <= now <= lay.max_elapsed_ms:
-                refuse("TIMESTAMP_OUT_OF_RANGE", "wall clock outside the window", 0)
-            wait = None
-            drift = 0
-            if self.mode == "strict":
-                last = s >> bits
-                if now < last:
-                    drift = last - now
-                    if drift > wait_ms:
-                        refuse("CLOCK_MOVED_BACKWARDS", f"clock moved backwards by {drift} ms",
-                               drift)
-                    wait, wait_until = "rewind", last
-                elif now == last and (s & mask) == mask:
-                    wait, wait_until = "spent", now + 1
-                elif now == last:
-                    first, count = s + 1, min(want, mask - (s & mask))
-                else:
-                    first, count = now << bits, min(want, mask + 1)
-            else:
-                if s >= lay.max_packed:
-                    refuse("TIMESTAMP_OUT_OF_RANGE", "the last id of the window is issued", 0)
-                first = max(s + 1, now << bits)
-                first_ms = first >> bits
-                drift = first_ms - now
-                if drift > self.max_drift_ms:
-                    if drift - self.max_drift_ms > wait_ms:
-                        refuse("CLOCK_MOVED_BACKWARDS", f"would run {drift} ms ahead", drift)
-                    wait, wait_until = "drift", first_ms - self.max_drift_ms
-                else:
-                    limit_ms = min(now + self.max_drift_ms, lay.max_elapsed_ms)
-                    count = min(want, ((limit_ms << bits) | mask) - first + 1)
-
+            d = decide_at(s, now, False)
+            if d[0] == "refuse":
+                refuse(*refusal(d), d[2])
             # Under contention, reserve ahead within the budget plus a millisecond instead of
             # waiting again, and hold the ids until their time.
-            hold_until = None
-            if wait is not None and reserving:
+            if d[0] == "wait" and reserving:
                 left = deadline - self.clock.monotonic_ns()
                 extra = (left if left > 0 else self.budget_ns) // NS_PER_MS + 1
-                if self.mode == "strict":
-                    spent = (s & mask) == mask
-                    target = (s >> bits) + (1 if spent else 0)
-                    rfirst = target << bits if spent else s + 1
-                    rcount = min(want, mask + 1 if spent else mask - (s & mask))
-                    allowed = target
-                else:
-                    target = first >> bits
-                    rfirst = first
-                    rcount = min(want, ((target << bits) | mask) - first + 1)
-                    allowed = target - self.max_drift_ms
-                if target <= lay.max_elapsed_ms and allowed - now <= extra:
-                    wait, first, count, hold_until = None, rfirst, rcount, allowed
+                d = decide_at(s, now, True, extra)
 
-            if wait is None:
+            if d[0] == "issue":
+                _, first, count, hold_until = d
                 self.state = first + count - 1
                 self.stats["ids_issued"] += count
                 if self.mode == "monotonic":
@@ -546,6 +520,7 @@ class Generator:
             # One deadline per call, set at the first wait and never renewed. When the clock
             # did reach what this call waited for and the state had moved past it, the call
             # reserves ahead (above) instead of waiting again.
+            _, wait, wait_until, drift = d
             mono = self.clock.monotonic_ns()
             if not waited:
                 waited = True
@@ -563,7 +538,7 @@ class Generator:
                            max(0, (s >> bits) - now))
                 refuse("CLOCK_MOVED_BACKWARDS",
                        "clock stuck" if wait == "spent" else f"clock still {drift} ms behind",
-                       0 if wait == "spent" else drift)
+                       drift)
             need = (wait_until + epoch) * NS_PER_MS - wall_ns
             self.clock.sleep_ns(max(1, min(need, remaining)))
             now, wall_ns = self._read()

@@ -14,10 +14,10 @@ namespace snowfleet {
 /// Everything the generator knows about time comes through this interface, so every
 /// rewind, freeze and exhaustion path can be driven deterministically.
 ///
-/// A clock tells real time unless it is a ScriptedClock: generators on the system clock
-/// and on any other Clock object mint in one time, so those of one id space share one
-/// state word (see Generator). Each ScriptedClock is a time of its own: its generators
-/// share state only with generators on that same clock object.
+/// A clock tells real time unless its time_domain() names a time of its own: generators on
+/// the system clock and on any other real-time Clock object mint in one time, so those of
+/// one id space share one state word (see Generator). Each ScriptedClock is a time of its
+/// own: its generators share state only with generators on that same clock object.
 class Clock {
  public:
   virtual ~Clock() = default;
@@ -28,6 +28,16 @@ class Clock {
   virtual int64_t monotonic_ns() = 0;
   /// Blocks the calling thread for about `ns` nanoseconds (ns > 0).
   virtual void sleep_ns(int64_t ns) = 0;
+  /// Whether monotonic_ns() is a time of the clock's own that passes only when something
+  /// sleeps on it (a test clock), not real time. A generator on such a clock gives waiting
+  /// for its lease's mark writer a budget of its own, since that wait takes real time.
+  virtual bool virtual_time() const noexcept { return false; }
+  /// The time this clock tells: 0 for real time (every real-time clock of the process
+  /// shares id spaces), otherwise an even value no other clock of the process returns, so
+  /// generators on different times never share an id space. The process remembers the id
+  /// spaces of such a time for its life (a ScriptedClock's destructor forgets its own), so
+  /// a clock of one's own should not reuse a value another clock returned.
+  virtual uint64_t time_domain() const noexcept { return 0; }
 };
 
 /// The process's real clock: CLOCK_REALTIME, CLOCK_MONOTONIC, and a sleep that does not
@@ -87,6 +97,12 @@ class ScriptedClock : public Clock {
   int64_t wall_ns() override;
   int64_t monotonic_ns() override;
   void sleep_ns(int64_t ns) override;
+  bool virtual_time() const noexcept override { return true; }
+  /// Its own time, named by its address (the clock forgets its id spaces when it is
+  /// destroyed, before the address can be reused).
+  uint64_t time_domain() const noexcept override {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(this));
+  }
 
   int64_t reads() const;         ///< wall readings consumed so far
   int64_t sleep_count() const;   ///< sleep_ns calls so far

@@ -103,6 +103,7 @@ class Generator {
   };
   Run reserve(int64_t want);
   Run reserve_slow(int64_t want, Reading reading);
+  class SlowCall;  // one call of the slow path (mint_slow.cc)
   Run reserve_revived(int64_t want);
   void check_usable() const;
   [[noreturn]] void throw_unusable() const;
@@ -118,6 +119,9 @@ class Generator {
   int64_t current_state() const noexcept;
   std::string mark_text() const;
   std::string describe() const;
+  void lease_status(Status* st, int64_t s, uint64_t token);
+  std::string status_reason(const Status& st, uint64_t token, int64_t s, int64_t now) const;
+  std::string clock_reason(int64_t s, int64_t now) const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
   void close_leased() noexcept;
   int64_t id_of(int64_t packed) const noexcept {
@@ -138,7 +142,7 @@ class Generator {
   int64_t max_drift_ms_;
   std::shared_ptr<Clock> clock_;
   bool system_clock_;
-  bool scripted_clock_;  // a ScriptedClock: its monotonic time is not real time
+  bool virtual_time_;  // the clock's monotonic time is not real time (Clock::virtual_time)
   WaitHooks hooks_;
   std::string node_source_;                         // empty: node_id_ was given
   bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own

@@ -7,28 +7,28 @@ namespace {
 // The length of the well-formed UTF-8 character at the start of `s` (RFC 3629: no
 // overlongs, no surrogates, nothing past U+10FFFF), or 0 when it does not start one.
 size_t utf8_length(std::string_view s) {
+  // RFC 3629's table: lead bytes, the sequence's length, the range of its second byte.
+  struct Lead {
+    unsigned char first, last;
+    size_t len;
+    unsigned char lo, hi;
+  };
+  static constexpr Lead kLeads[] = {
+      {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF},  // E0: no overlongs
+      {0xE1, 0xEC, 3, 0x80, 0xBF}, {0xED, 0xED, 3, 0x80, 0x9F},  // ED: no surrogates
+      {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF},  // F0: no overlongs
+      {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},  // F4: to U+10FFFF
+  };
   const auto b = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;  // overlong
-    if (c == 0xED) hi = 0x9F;  // surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;  // overlong
-    if (c == 0xF4) hi = 0x8F;  // past U+10FFFF
-  } else {
-    return 0;
+  if (b(0) < 0x80) return 1;
+  for (const Lead& lead : kLeads) {
+    if (b(0) < lead.first || b(0) > lead.last) continue;
+    if (s.size() < lead.len || b(1) < lead.lo || b(1) > lead.hi) return 0;
+    for (size_t k = 2; k < lead.len; ++k)
+      if ((b(k) & 0xC0) != 0x80) return 0;
+    return lead.len;
   }
-  if (s.size() < len || b(1) < lo || b(1) > hi) return 0;
-  for (size_t k = 2; k < len; ++k)
-    if ((b(k) & 0xC0) != 0x80) return 0;
-  return len;
+  return 0;
 }
 
 constexpr char kHex[] = "0123456789abcdef";

@@ -72,7 +72,7 @@ Generator::Generator(GeneratorOptions o, bool uuid7)
   max_drift_ms_ = o.max_drift_ms;
   clock_ = o.clock ? o.clock : system_clock();
   system_clock_ = clock_ == system_clock();
-  scripted_clock_ = dynamic_cast<const ScriptedClock*>(clock_.get()) != nullptr;
+  virtual_time_ = clock_->virtual_time();
 
   detail::register_fork_handlers();
   if (!o.node_source.empty() && o.node_id != -1)
@@ -267,7 +267,7 @@ std::string Generator::describe() const {
   std::string d = "generator for node " + std::to_string(node_id_) + " of layout " +
                   layout_.to_string() + " (" + mode_name(mode_);
   if (lease_) d += ", leased from " + lease_->where();
-  if (scripted_clock_) d += ", on a scripted clock";
+  if (virtual_time_) d += ", on a scripted clock";
   return d + ")";
 }
 

@@ -60,61 +60,76 @@ Status Generator::status() {
   // A claimed mark is not an issued id: last_ms stays -1 until this id space issues one.
   st.last_ms = s < 0 || (lease_ && s == initial_state_) ? -1 : (s >> bits) + epoch;
   // Both terms are within +-2^53 (a 52-bit window, a scripted clock within +-2^43 ms), so
-  // the difference cannot overflow; the comparisons below stay in ms for the same reason.
-  const int64_t ahead = s < 0 ? 0 : (s >> bits) - now;
-  const int64_t wait_ms = max_wait_ns_ / kNsPerMs;  // ahead * 1e6 > max_wait_ns <=> this
-  st.drift_ms = std::max<int64_t>(0, ahead);
+  // the difference cannot overflow.
+  st.drift_ms = std::max<int64_t>(0, s < 0 ? 0 : (s >> bits) - now);
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
-  bool unconfirmed = false;
-  if (lease_) {
-    st.mark_ms = lease_->mark_ms();
-    // Against the later of the wall clock and the state word (which starts at the claimed
-    // mark): what the next ids need covered.
-    const int64_t need = std::max(st.wall_ms, s < 0 ? INT64_MIN : (s >> bits) + epoch);
-    if (st.mark_ms >= 0) st.mark_headroom_ms = std::max<int64_t>(0, st.mark_ms - need);
-    if (deadline_) {
-      const int64_t d = deadline_->load(std::memory_order_acquire);
-      const int64_t mono = monotonic_now();
-      if (d != INT64_MIN) st.lease_expires_in_ms = detail::floor_div(d - mono, kNsPerMs);
-      unconfirmed = mono > d;
-    }
-    st.lease_state = token == kClosedToken ? LeaseState::kReleased
-                     : lease_->lost()      ? LeaseState::kLost
-                     : unconfirmed         ? LeaseState::kUnconfirmed
-                                           : LeaseState::kHeld;
-  }
+  if (lease_) lease_status(&st, s, token);
   // A forked child's close() before its first call dropped the parent's lease: released too.
   if (leased_ && token == kClosedToken) st.lease_state = LeaseState::kReleased;
-  if (token == kClosedToken) {
-    st.reason = "generator is closed";
-  } else if (token != detail::fork_generation()) {
-    st.reason = "generator was created before fork()";
-  } else if (st.lease_state == LeaseState::kLost) {
-    st.reason = "node-id lease lost: " + lease_->problem();
-  } else if (st.lease_state == LeaseState::kUnconfirmed) {
-    st.reason = "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)";
-    const std::string why = lease_->problem();
-    if (!why.empty()) st.reason += ": " + why;
-  } else if (keeper_ && keeper_->failing() && st.mark_headroom_ms == 0) {
-    // The keeper's last write failed and the persisted mark is spent: calls refuse at once.
-    st.reason = "calls past the persisted high-water mark " + std::to_string(st.mark_ms) +
-                " are refused until a mark write succeeds: " + lease_->problem();
-  } else if (now < 0 || now > max_elapsed_) {
-    st.reason = "wall clock is outside the window of layout " + layout_.to_string();
-  } else if (mode_ == Mode::kStrict && lease_ && s == initial_state_ && ahead > wait_ms) {
-    st.reason = "clock is " + std::to_string(ahead) + " ms behind the high-water mark " +
-                mark_text() + " (wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
-  } else if (mode_ == Mode::kStrict && ahead > wait_ms) {
-    st.reason = "clock is " + std::to_string(ahead) + " ms behind the last issued millisecond " +
-                "(wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
-  } else if (mode_ == Mode::kMonotonic && ahead - max_drift_ms_ > wait_ms) {
-    st.reason = "generator runs " + std::to_string(ahead) + " ms ahead of the wall clock " +
-                "(max_drift_ms " + std::to_string(max_drift_ms_) + ")";
-  } else if (s == max_packed_) {
-    st.reason = "every id of the window of layout " + layout_.to_string() + " is issued";
-  }
+  st.reason = status_reason(st, token, s, now);
   st.healthy = st.reason.empty();
   return st;
+}
+
+// The lease's part of a status (a leased generator), from the state `s`.
+void Generator::lease_status(Status* st, int64_t s, uint64_t token) {
+  const int bits = layout_.sequence_bits();
+  st->mark_ms = lease_->mark_ms();
+  // Against the later of the wall clock and the state word (which starts at the claimed
+  // mark): what the next ids need covered.
+  const int64_t need = std::max(st->wall_ms, s < 0 ? INT64_MIN : (s >> bits) + layout_.epoch_ms());
+  if (st->mark_ms >= 0) st->mark_headroom_ms = std::max<int64_t>(0, st->mark_ms - need);
+  bool unconfirmed = false;
+  if (deadline_) {
+    const int64_t d = deadline_->load(std::memory_order_acquire);
+    const int64_t mono = monotonic_now();
+    if (d != INT64_MIN) st->lease_expires_in_ms = detail::floor_div(d - mono, kNsPerMs);
+    unconfirmed = mono > d;
+  }
+  st->lease_state = token == kClosedToken ? LeaseState::kReleased
+                    : lease_->lost()      ? LeaseState::kLost
+                    : unconfirmed         ? LeaseState::kUnconfirmed
+                                          : LeaseState::kHeld;
+}
+
+// Why the next call would refuse (empty when it would not), first reason first. The
+// comparisons stay in ms: `ahead` is within +-2^53 (see status()).
+std::string Generator::status_reason(const Status& st, uint64_t token, int64_t s,
+                                     int64_t now) const {
+  if (token == kClosedToken) return "generator is closed";
+  if (token != detail::fork_generation()) return "generator was created before fork()";
+  if (st.lease_state == LeaseState::kLost) return "node-id lease lost: " + lease_->problem();
+  if (st.lease_state == LeaseState::kUnconfirmed) {
+    const std::string why = lease_->problem();
+    return "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)" +
+           (why.empty() ? std::string() : ": " + why);
+  }
+  if (keeper_ && keeper_->failing() && st.mark_headroom_ms == 0)
+    // The keeper's last write failed and the persisted mark is spent: calls refuse at once.
+    return "calls past the persisted high-water mark " + std::to_string(st.mark_ms) +
+           " are refused until a mark write succeeds: " + lease_->problem();
+  return clock_reason(s, now);
+}
+
+// Why the clock and the state `s` would make the next call refuse (empty when they would
+// not).
+std::string Generator::clock_reason(int64_t s, int64_t now) const {
+  const int64_t ahead = s < 0 ? 0 : (s >> layout_.sequence_bits()) - now;
+  const int64_t wait_ms = max_wait_ns_ / kNsPerMs;  // ahead * 1e6 > max_wait_ns <=> this
+  const bool strict = mode_ == Mode::kStrict;
+  if (now < 0 || now > max_elapsed_)
+    return "wall clock is outside the window of layout " + layout_.to_string();
+  if (strict && ahead > wait_ms)
+    return "clock is " + std::to_string(ahead) + " ms behind " +
+           (lease_ && s == initial_state_ ? "the high-water mark " + mark_text() + " "
+                                          : std::string("the last issued millisecond ")) +
+           "(wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
+  if (!strict && ahead - max_drift_ms_ > wait_ms)
+    return "generator runs " + std::to_string(ahead) + " ms ahead of the wall clock " +
+           "(max_drift_ms " + std::to_string(max_drift_ms_) + ")";
+  if (s == max_packed_)
+    return "every id of the window of layout " + layout_.to_string() + " is issued";
+  return std::string();
 }
 
 int64_t Generator::drift_ms() {

@@ -20,19 +20,14 @@ const snowfleet_registry_api& registry() {
   return *api;
 }
 
-// Real time is one time; a ScriptedClock is a time of its own, named by its address (the
-// clock forgets its spaces when it is destroyed, before the address can be reused).
-uint64_t time_source_of(const Clock& clock) {
-  return dynamic_cast<const ScriptedClock*>(&clock) != nullptr
-             ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&clock))
-             : 0;
-}
+// Real time is one time (0); a virtual time is its own (Clock::time_domain, even).
+uint64_t time_source_of(const Clock& clock) { return clock.time_domain() & ~uint64_t{1}; }
 
 // UUIDv7 spaces are the same time with the low bit set (a clock's address is aligned, so
 // the bit is free): every copy of the core already keeps different time sources apart, so
 // UUID generators share one word among themselves and never meet a Snowflake generator.
 constexpr uint64_t kUuid7Source = 1;
-static_assert(alignof(ScriptedClock) > 1, "the low bit of a clock's address is free");
+static_assert(alignof(ScriptedClock) > 1, "the low bit of a scripted clock's address is free");
 
 snowfleet_space key_of(const Layout& layout, int64_t node_id, const Clock& clock, bool exclusive,
                        bool uuid7) {

@@ -52,6 +52,43 @@ void Generator::note_wall(int64_t now, int64_t high) noexcept {
   }
 }
 
+namespace {
+
+// The fast path's run from state `s` at a reading `now` inside the window that is not
+// behind any seen: [*first, *first + *count), or false when the slow path must decide.
+__attribute__((always_inline)) inline bool fast_run(bool strict, int bits, int64_t seq_mask,
+                                                    int64_t max_elapsed, int64_t max_packed,
+                                                    int64_t max_drift_ms, int64_t s, int64_t now,
+                                                    int64_t want, int64_t* first,
+                                                    int64_t* count) noexcept {
+  if (strict) {
+    const int64_t last = s >> bits;  // -1 before the first id
+    if (now > last) {
+      *first = now << bits;
+      *count = std::min(want, seq_mask + 1);
+      return true;
+    }
+    // The space's last millisecond ahead of this reading although the reading is not
+    // behind this generator's own: another generator of the space (a monotonic one that
+    // ran ahead, an earlier one) issued there. Wait or refuse, never issue ahead.
+    if (now < last) return false;
+    const int64_t room = seq_mask - (s & seq_mask);
+    if (room == 0) return false;
+    *first = s + 1;
+    *count = std::min(want, room);
+    return true;
+  }
+  if (s >= max_packed) return false;
+  *first = std::max(s + 1, now << bits);
+  const int64_t limit_ms = std::min(now + max_drift_ms, max_elapsed);
+  const int64_t limit = (limit_ms << bits) | seq_mask;  // last packed value allowed
+  if (*first > limit) return false;
+  *count = std::min(want - 1, limit - *first) + 1;  // limit - first + 1 may be 2^63
+  return true;
+}
+
+}  // namespace
+
 inline Generator::Run Generator::reserve(int64_t want) {
   const int bits = layout_.sequence_bits();
   for (;;) {
@@ -80,30 +117,9 @@ inline Generator::Run Generator::reserve(int64_t want) {
     }
     if (now > high) note_wall(now, high);
     int64_t first, count;
-    if (mode_ == Mode::kStrict) {
-      const int64_t last = s >> bits;  // -1 before the first id
-      if (now > last) {
-        first = now << bits;
-        count = std::min(want, seq_mask_ + 1);
-      } else if (now == last) {
-        const int64_t room = seq_mask_ - (s & seq_mask_);
-        if (room == 0) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
-        first = s + 1;
-        count = std::min(want, room);
-      } else {
-        // The space's last millisecond is ahead of this reading although the reading is
-        // not behind this generator's own: another generator of the space (a monotonic one
-        // that ran ahead, an earlier one) issued there. Wait or refuse, never issue ahead.
-        return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
-      }
-    } else {
-      if (s >= max_packed_) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
-      first = std::max(s + 1, now << bits);
-      const int64_t limit_ms = std::min(now + max_drift_ms_, max_elapsed_);
-      const int64_t limit = (limit_ms << bits) | seq_mask_;  // last packed value allowed
-      if (first > limit) return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
-      count = std::min(want - 1, limit - first) + 1;  // limit - first + 1 may be 2^63
-    }
+    if (!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_, max_packed_, max_drift_ms_,
+                  s, now, want, &first, &count))
+      return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
     // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
     // without a lease): one compare on the hot cache line.
     if (first + (count - 1) > mark_limit_.load(std::memory_order_relaxed))
