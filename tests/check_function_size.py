@@ -13,7 +13,7 @@ from pathlib import Path
 
 MAX_LENGTH = 80
 MAX_CCN = 15
-FOLDERS = ["base", "mint", "uuid"]  # under core/src
+FOLDERS = ["base", "capi", "lease", "mint", "registry", "uuid"]  # under core/src
 SUFFIXES = {".cc", ".hpp", ".h"}
 
 
