@@ -214,3 +214,37 @@ fn out_of_domain_numbers_are_refused_naming_the_value() {
     let err = snowfleet::parse_id("9223372036854775808", snowfleet::Encoding::Decimal).unwrap_err();
     assert!(err.message().contains("9223372036854775808"), "{err}");
 }
+
+#[test]
+fn one_node_in_two_shapes_or_modes_shares_one_word_and_an_overlapping_shape_is_refused() {
+    let clock = ScriptedClock::fixed(1737747358021).unwrap();
+    let flat = Generator::builder()
+        .layout("41.10.12@1704067200000")
+        .node_id(37)
+        .clock(&clock)
+        .build()
+        .unwrap();
+    let split = Generator::builder()
+        .layout("41.5.5.12@1704067200000")
+        .datacenter_machine(1, 5)
+        .mode(Mode::Monotonic)
+        .clock(&clock)
+        .build()
+        .unwrap();
+    let mut seen = HashSet::new();
+    for _ in 0..3000 {
+        for g in [&flat, &split] {
+            match g.next_id() {
+                Ok(id) => assert!(seen.insert(id), "id {id} issued twice"),
+                Err(e) => assert_eq!(e.kind(), ErrorKind::ClockMovedBackwards, "{e}"),
+            }
+        }
+    }
+    let err = Generator::builder()
+        .layout("41.11.11@1704067200000")
+        .node_id(74)
+        .clock(&clock)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NodeIdUnavailable, "{err}");
+}
