@@ -248,3 +248,46 @@ fn one_node_in_two_shapes_or_modes_shares_one_word_and_an_overlapping_shape_is_r
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NodeIdUnavailable, "{err}");
 }
+
+#[test]
+fn a_preset_equals_its_layout_text_as_in_the_other_languages() {
+    let preset = Layout::parse("twitter").unwrap();
+    let text = Layout::parse("41.5.5.12@1288834974657").unwrap();
+    assert_eq!(preset, text);
+    assert_eq!(preset.preset(), "twitter");
+    let set: HashSet<Layout> = [preset, text].into_iter().collect();
+    assert_eq!(set.len(), 1);
+    assert_ne!(
+        Layout::parse("41.10.12@0").unwrap(),
+        Layout::parse("41.5.5.12@0").unwrap()
+    );
+}
+
+#[test]
+fn a_layout_from_fields_names_the_field_missing_or_out_of_range() {
+    let err = Layout::builder().epoch_ms(0).build().unwrap_err();
+    assert!(err.message().contains("timestamp_bits"), "{err}");
+    let err = Layout::builder()
+        .epoch_ms(0)
+        .timestamp_bits(41)
+        .node_bits(10)
+        .build()
+        .unwrap_err();
+    assert!(err.message().contains("sequence_bits"), "{err}");
+    let err = Layout::builder()
+        .epoch_ms(0)
+        .timestamp_bits(i64::MAX)
+        .node_bits(10)
+        .sequence_bits(12)
+        .build()
+        .unwrap_err();
+    assert!(err.message().contains(&i64::MAX.to_string()), "{err}");
+    let layout = Layout::builder()
+        .epoch_ms(0)
+        .timestamp_bits(41)
+        .node_bits(10)
+        .sequence_bits(12)
+        .build()
+        .unwrap();
+    assert_eq!(layout.text(), "41.10.12@0");
+}
