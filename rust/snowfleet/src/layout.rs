@@ -55,7 +55,8 @@ impl Layout {
         Layout::parse("default").expect("the default layout")
     }
 
-    /// Creates a layout from its fields; what is not given takes the core's rule.
+    /// Creates a layout from its fields: `epoch_ms`, `timestamp_bits`, `sequence_bits`, and
+    /// the node as `node_bits` or `datacenter_bits` + `machine_bits`.
     pub fn builder() -> LayoutBuilder {
         LayoutBuilder::default()
     }
@@ -159,8 +160,9 @@ fn sized_layout() -> sys::snowfleet_layout {
     l
 }
 
-/// The fields a [`Layout`] is created from; each one not set takes the core's rule (the
-/// default epoch, the node field unsplit, ...).
+/// The fields a [`Layout`] is created from. `epoch_ms`, `timestamp_bits` and `sequence_bits`
+/// are required (the core names the one missing); the node is `node_bits` (unsplit) or
+/// `datacenter_bits` + `machine_bits`; the widths add up to 63.
 ///
 /// ```
 /// let layout = snowfleet::Layout::builder()

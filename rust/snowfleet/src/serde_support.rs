@@ -29,9 +29,15 @@ pub mod id_as_string {
         s.serialize_str(&text)
     }
 
-    /// Reads decimal text, or an integer.
+    /// Reads decimal text, or an integer (0 ..= 2^63 - 1) where the format says which it
+    /// holds; a format that is not self-describing (bincode, postcard) is asked for the text
+    /// that [`serialize`] wrote.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-        d.deserialize_any(IdVisitor)
+        if d.is_human_readable() {
+            d.deserialize_any(IdVisitor)
+        } else {
+            d.deserialize_str(IdVisitor)
+        }
     }
 }
 
@@ -46,7 +52,10 @@ impl Visitor<'_> for IdVisitor {
         parse_id(text, Encoding::Decimal).map_err(E::custom)
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
-        Ok(v)
+        // The core's rule for an id (no negative one), as for text.
+        format_id(v, Encoding::Decimal)
+            .map(|_| v)
+            .map_err(E::custom)
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
         i64::try_from(v).map_err(|_| E::custom(format!("id {v} is past the largest id, 2^63 - 1")))
