@@ -73,9 +73,11 @@ def id_range(layout: m.Layout, start: int, end: int, slack: int = 0) -> tuple:
     past the layout's last millisecond."""
     last = layout.max_timestamp_ms
     _window(layout, "start_ms", start, layout.epoch_ms, last)
-    _window(layout, "end_ms", end, layout.epoch_ms + 1, last + 1)
+    # An empty or reversed range is refused as such before end_ms's window is checked:
+    # [E, E) at the epoch is empty, not a time out of range.
     if end <= start:
         raise m.invalid(f"end_ms must be after start_ms, got {start} and {end}")
+    _window(layout, "end_ms", end, layout.epoch_ms + 1, last + 1)
     if slack < 0:
         raise m.invalid(f"slack_ms must be >= 0, got {slack}")
     return min_id(layout, start), max_id(layout, min(end - 1 + slack, last))

@@ -14,5 +14,9 @@ namespace detail {
 /// is a C string) nor a newline or escape that would garble a log line.
 std::string quote(std::string_view text);
 
+/// How many characters `text` holds for a message ("37 characters"): each well-formed UTF-8
+/// character counts once, each byte that is not part of one counts once.
+size_t char_count(std::string_view text);
+
 }  // namespace detail
 }  // namespace snowfleet
