@@ -34,6 +34,15 @@ Napi::Value RunCli(const Napi::CallbackInfo& info) {
                    {"err", Napi::String::New(env, err.str())}});
 }
 
+/// runCliStdio(...args) -> exit status: the core's CLI writing the process's stdout and
+/// stderr itself, a chunk at a time (node/cli.js), so `-n` stays flat in memory and a failed
+/// write ends it as in every package.
+Napi::Value RunCliStdio(const Napi::CallbackInfo& info) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < info.Length(); ++i) args.push_back(ToString(info[i], "argument"));
+  return Napi::Number::New(info.Env(), snowfleet::run_cli_stdio(args));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new Factories());
   // The core's closed list of error kinds, in ErrorKind order: node/index.js builds its
@@ -48,7 +57,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("errorKinds", kinds);
   // node/index.js compares it with package.json's version on load.
   exports.Set("version", Napi::String::New(env, snowfleet::version()));
-  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>}, {"runCli", Fn<RunCli>}});
+  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>},
+                   {"runCli", Fn<RunCli>},
+                   {"runCliStdio", Fn<RunCliStdio>}});
   InitGenerator(exports);
   InitScriptedClock(exports);
   InitCodec(exports);
