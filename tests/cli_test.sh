@@ -182,6 +182,11 @@ expect_refused "--format any reads ids" next --node 1 --format any
 # Lengths in messages count characters: 37 of them here, one non-ASCII (38 UTF-8 bytes).
 expect_refused "(37 characters;" decode "017f22e2-79b0-7cc3-98c4-dc0c0c07398$(printf '\303\251')f"
 
+# Years past 9999 (RFC 3339 has none) are written in ISO 8601's expanded form, with a sign.
+"${cli[@]}" layout 52.0.11@0 | grep -q "^exhausted   +144683-05-23T16:29:30.495Z" || fail "layout 52.0.11@0: $("${cli[@]}" layout 52.0.11@0)"
+"${cli[@]}" decode --layout 52.0.11@0 9223372036854775807 | grep -q "^9223372036854775807  +144683-05-23T16:29:30.495Z  node=0  sequence=2047" || fail "decode past 9999: $("${cli[@]}" decode --layout 52.0.11@0 9223372036854775807)"
+expect_refused "the year must be 4 ASCII digits" compose --time +10000-01-01T00:00:00.000Z --node 1 --layout 52.0.11@0
+
 # A failed write exits 1 with one line naming the reason; ids are not minted into the void.
 set +e; "${cli[@]}" next --node 5 -n 10 >/dev/full 2>"$err_file"; got=$?; set -e
 [ "$got" = 1 ] || fail "next > /dev/full exited $got, want 1"
