@@ -199,6 +199,13 @@ if [[ "${cli[*]}" != *node* ]]; then
   set +e; "${cli[@]}" next --node 5 -n 10 >&- 2>"$err_file"; got=$?; set -e
   [ "$got" = 1 ] && grep -q "cannot write the output: Bad file descriptor" "$err_file" || fail "closed stdout exited $got: $(cat "$err_file")"
 fi
+# An output shorter than the pipe's buffer is written at once, however the host buffers C
+# stdio (Node unbuffers it, Python under PYTHONUNBUFFERED): a reader that stops at its first
+# byte has had it all, and the command ends 0 (it raced to 141, one write per field).
+for i in 1 2 3; do
+  set +e; PYTHONUNBUFFERED=1 "${cli[@]}" layout | head -c 1 >/dev/null; got=${PIPESTATUS[0]}; set -e
+  [ "$got" = 0 ] || fail "layout | head -c 1 exited $got, want 0"
+done
 # A reader that closes the pipe early: 141, quietly, in every package.
 set +e; "${cli[@]}" next --node 5 -n 1000000 2>"$err_file" | head -1 >/dev/null; got=${PIPESTATUS[0]}; set -e
 [ "$got" = 141 ] || fail "next | head -1 exited $got, want 141"

@@ -24,10 +24,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 /// 128 + SIGPIPE, what a shell reports for a process that signal ended, in every package.
 inline constexpr int kExitClosedPipe = 141;
 
-/// run_cli on this process's stdout and stderr (C stdio, flushed before it returns), as the
-/// `snowfleet` executable, `python -m snowfleet` and `npx snowfleet` run it. A host that
-/// buffers its own streams flushes them first. SIGPIPE must be ignored (Python and Node
-/// ignore it; the executable does) so that a closed pipe is the status above.
+/// run_cli on this process's stdout and stderr, as the `snowfleet` executable, `python -m
+/// snowfleet` and `npx snowfleet` run it: stdout is file descriptor 1 written in 64 KiB
+/// blocks whatever the host did to C stdio's buffering (C stdio's stdout is flushed first;
+/// a host that buffers its own streams flushes them before the call). SIGPIPE must be
+/// ignored (Python and Node ignore it; the executable does) so that a closed pipe is the
+/// status above.
 int run_cli_stdio(const std::vector<std::string>& args);
 
 }  // namespace snowfleet
