@@ -8,7 +8,10 @@ cd "$(repo_root)"
 
 section "core: dependencies"
 core_deps
-pip_install pytest jsonschema
+pip_install pytest jsonschema lizard
+
+section "core: no function in core/src/cli or core/src/ids over 80 lines or cyclomatic complexity 15"
+lizard -L 80 -C 15 -w core/src/cli core/src/ids
 
 section "conformance: vectors are strict JSON, follow the schema, and are not stale"
 python3 conformance/generate.py --check
