@@ -87,6 +87,8 @@ def range_cases():
         contains=["start_ms", str(E - 1)])
     rng("range.error.end_past_window", "end past the window's end (last ms + 1)", DEFAULT, E,
         LAST + 2, contains=["end_ms", str(LAST + 2)])
-    rng("range.error.end_at_epoch", "end at the epoch holds no ms of the window", DEFAULT, E, E,
-        contains=["end_ms"])
+    rng("range.error.end_at_epoch", "[epoch, epoch) is empty: InvalidArgument like any empty range",
+        DEFAULT, E, E, contains=["end_ms", "after start_ms"])
+    rng("range.error.end_before_epoch", "a reversed range at the epoch is empty too", DEFAULT, E,
+        E - 3, contains=["end_ms", "after start_ms"])
     return cases

@@ -110,4 +110,31 @@ def text_cases():
     ]:
         r = parse(f"text.error.{cid}", why, enc, text, contains)
         assert r["error"] == "INVALID_ARGUMENT", cid
+
+    # "any": decode's rule, the default of the CLI's decode --format. Digits only are decimal
+    # whatever the length; else the length in characters picks base32 (13) or base62 (11).
+    for cid, text, why, contains in [
+        ("digits_13", "8000000000000", "13 digits are decimal, never base32", None),
+        ("digits_11", "12345678901", "11 digits are decimal, never base62", None),
+        ("digits_max", "9223372036854775807", "2^63 - 1 in decimal", None),
+        ("digits_zero", "0", "one digit", None),
+        ("base32", "03xezkd8m4m00", "13 characters with a letter: base32", None),
+        ("base32_aliases", "0IL0O0000000o", "base32 with its aliases", None),
+        ("base62", "0AQzeOt0YV6", "11 characters with a letter: base62", None),
+        ("error.digits_above_int64", "9223372036854775808", "decimal above 2^63 - 1",
+         ["9223372036854775808"]),
+        ("error.base32_u", "0AXFXR5W7VBXU", "13 characters read as base32: U is refused",
+         ["position 12"]),
+        ("error.base62_above", "AzL8n0Y58m8", "11 characters read as base62, above 2^63 - 1",
+         ["AzL8n0Y58m8"]),
+        ("error.length", "12a", "neither digits only nor 13 nor 11 characters",
+         ["'12a'", "3 characters"]),
+        ("error.empty", "", "the empty text", ["0 characters"]),
+        ("error.negative", "-1", "no sign", ["'-1'"]),
+        ("error.non_ascii_13", "0AXFXR5W7VBX\u00e9", "13 characters (14 UTF-8 bytes): base32, "
+         "the character named", ["position 12"]),
+        ("error.non_ascii_12", "0AXFXR5W7VB\u00e9", "12 characters counted as characters",
+         ["12 characters"]),
+    ]:
+        parse(f"text.any.{cid}", why, "any", text, contains)
     return cases

@@ -34,7 +34,7 @@ def _generate(cid, source, clock, steps, seed=1, mode="strict", max_wait_ms=5.0)
             "max_wait_ms": max_wait_ms, "clock": clock, "seed": str(seed), "steps": out}
 
 
-def _decode(cid, source, text):
+def _decode(cid, source, text, contains=None):
     case = {"id": cid, "source": source, "op": "decode", "text": text}
     try:
         value = u.parse_uuid(text)
@@ -42,7 +42,7 @@ def _decode(cid, source, text):
         case["expect"] = {"timestamp_ms": str(f["timestamp_ms"]), "counter": f["counter"],
                           "random": str(f["random"]), "canonical": u.format_uuid(value)}
     except m.ModelError as e:
-        case["expect"] = error_of(e, contains=[text] if text else None)
+        case["expect"] = error_of(e, contains=([text] if text else []) + (contains or []) or None)
     return case
 
 
@@ -95,6 +95,10 @@ def uuid7_cases():
         _decode("uuid7.decode.hyphen", "a hyphen out of place", "017f22e279b0-7cc3-98c4-dc0c0c07-398f"),
         _decode("uuid7.decode.char", "a character that is not hex", "017f22e2-79b0-7cc3-98c4-dc0c0c07398g"),
         _decode("uuid7.decode.empty", "the empty text", ""),
+        _decode("uuid7.decode.non_ascii_length", "a length counts characters, not UTF-8 bytes",
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398\u00e9f", contains=["37 characters"]),
+        _decode("uuid7.decode.non_ascii_char", "36 characters, one not a hex digit",
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398\u00e9", contains=["bad character"]),
     ]
     # The seeds of the ticking case differ per millisecond; the frozen one's counters step by 1.
     frozen = [u.decode_uuid7(u.parse_uuid(x)) for x in

@@ -270,6 +270,12 @@ export function parseBase32(text: string): bigint;
 export function formatBase62(id: number | bigint | string): string;
 /** Parses base62: 11 characters of 0-9A-Za-z, at most 2^63 - 1 (AzL8n0Y58m7). */
 export function parseBase62(text: string): bigint;
+/**
+ * Parses an id in whichever text form it is, as the CLI's `decode` does: digits only are
+ * decimal whatever the length (`'8000000000000'` is 8 x 10^12), else 13 characters are base32
+ * and 11 base62; anything else throws InvalidArgument.
+ */
+export function parseIdText(text: string): bigint;
 /** A copy of value with every bigint (and BigInt64Array element) as a decimal string, for JSON.stringify. */
 export function toJSONSafe(value: unknown): any;
 /** A JSON.stringify replacer that writes bigints as decimal strings. */

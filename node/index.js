@@ -498,6 +498,9 @@ const formatBase32 = (id) => binding.formatIdAs(id, 'base32');
 const parseBase32 = (text) => binding.parseIdAs(text, 'base32');
 const formatBase62 = (id) => binding.formatIdAs(id, 'base62');
 const parseBase62 = (text) => binding.parseIdAs(text, 'base62');
+// decode's rule (the CLI's): digits only are decimal whatever the length, else 13
+// characters base32 and 11 base62.
+const parseIdText = (text) => binding.parseIdAs(text, 'any');
 
 // ---- JSON -----------------------------------------------------------------------------
 
@@ -550,6 +553,7 @@ module.exports = {
   parseBase32,
   formatBase62,
   parseBase62,
+  parseIdText,
   toJSONSafe,
   jsonReplacer,
   testing,

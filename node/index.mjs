@@ -23,6 +23,7 @@ export const {
   parseBase32,
   formatBase62,
   parseBase62,
+  parseIdText,
   toJSONSafe,
   jsonReplacer,
   testing,

@@ -150,6 +150,7 @@ b62=$("${cli[@]}" next --node 37 --format base62)
 "${cli[@]}" decode "$b62" | grep -q "node=37" || fail "decode base62 $b62"
 "${cli[@]}" decode 03xezkd8m4m00 | grep -q "2025-01-24T19:35:58.021Z  node=37  sequence=0" || fail "decode lower-case base32"
 "${cli[@]}" decode --format base32 0000000000001 | grep -q "sequence=1" || fail "decode --format base32 digits"
+"${cli[@]}" decode 0000000000001 | grep -q "^0000000000001  2024-01-01T00:00:00.000Z  node=0  sequence=1" || fail "13 digits, default format: decimal 1"
 "${cli[@]}" decode 12345678901 | grep -q "^12345678901 " || fail "11 digits stay decimal"
 expect_exit 2 decode 03XEZKD8M4M0U
 expect_exit 2 decode AzL8n0Y58m8
@@ -171,4 +172,56 @@ for sub in next decode compose range layout; do
 done
 expect_exit 0 next --node 1 -h
 [ "$("${cli[@]}" --version)" = "snowfleet $(head -1 "$(dirname "$0")/../VERSION")" ] || fail "--version"
+# decode's --format: "any" (the default) reads digits only as decimal whatever the length, the
+# rule of parse_id_text in every language (conformance/vectors/text.json, encoding "any").
+"${cli[@]}" decode 8000000000000 | grep -q "^8000000000000  2024-01-01T00:31:47.348Z" || fail "13 digits are decimal: $("${cli[@]}" decode 8000000000000)"
+"${cli[@]}" decode --format any 03xezkd8m4m00 | grep -q "node=37" || fail "--format any"
+expect_refused "13 characters of base32 or 11 of base62, got '12a' (3 characters)" decode 12a
+expect_refused "a base32 id must be" decode --format base32 141264821508263936
+expect_refused "--format any reads ids" next --node 1 --format any
+# Lengths in messages count characters: 37 of them here, one non-ASCII (38 UTF-8 bytes).
+expect_refused "(37 characters;" decode "017f22e2-79b0-7cc3-98c4-dc0c0c07398$(printf '\303\251')f"
+
+# Years past 9999 (RFC 3339 has none) are written in ISO 8601's expanded form, with a sign.
+"${cli[@]}" layout 52.0.11@0 | grep -q "^exhausted   +144683-05-23T16:29:30.495Z" || fail "layout 52.0.11@0: $("${cli[@]}" layout 52.0.11@0)"
+"${cli[@]}" decode --layout 52.0.11@0 9223372036854775807 | grep -q "^9223372036854775807  +144683-05-23T16:29:30.495Z  node=0  sequence=2047" || fail "decode past 9999: $("${cli[@]}" decode --layout 52.0.11@0 9223372036854775807)"
+expect_refused "the year must be 4 ASCII digits" compose --time +10000-01-01T00:00:00.000Z --node 1 --layout 52.0.11@0
+
+# A failed write exits 1 with one line naming the reason; ids are not minted into the void.
+set +e; "${cli[@]}" next --node 5 -n 10 >/dev/full 2>"$err_file"; got=$?; set -e
+[ "$got" = 1 ] || fail "next > /dev/full exited $got, want 1"
+[ "$(cat "$err_file")" = "snowfleet: cannot write the output: No space left on device" ] || fail "/dev/full: $(cat "$err_file")"
+set +e; "${cli[@]}" uuid7 -n 100000 >/dev/full 2>"$err_file"; got=$?; set -e
+[ "$got" = 1 ] && grep -q "cannot write the output" "$err_file" || fail "uuid7 > /dev/full exited $got: $(cat "$err_file")"
+# A closed stdout too (Node opens /dev/null for a closed descriptor before any script runs,
+# so there the output is discarded as with >/dev/null: not checked).
+if [[ "${cli[*]}" != *node* ]]; then
+  set +e; "${cli[@]}" next --node 5 -n 10 >&- 2>"$err_file"; got=$?; set -e
+  [ "$got" = 1 ] && grep -q "cannot write the output: Bad file descriptor" "$err_file" || fail "closed stdout exited $got: $(cat "$err_file")"
+fi
+# An output shorter than the pipe's buffer is written at once, however the host buffers C
+# stdio (Node unbuffers it, Python under PYTHONUNBUFFERED): a reader that stops at its first
+# byte has had it all, and the command ends 0 (it raced to 141, one write per field).
+for i in 1 2 3; do
+  set +e; PYTHONUNBUFFERED=1 "${cli[@]}" layout | head -c 1 >/dev/null; got=${PIPESTATUS[0]}; set -e
+  [ "$got" = 0 ] || fail "layout | head -c 1 exited $got, want 0"
+done
+# A reader that closes the pipe early: 141, quietly, in every package.
+set +e; "${cli[@]}" next --node 5 -n 1000000 2>"$err_file" | head -1 >/dev/null; got=${PIPESTATUS[0]}; set -e
+[ "$got" = 141 ] || fail "next | head -1 exited $got, want 141"
+[ ! -s "$err_file" ] || fail "next | head -1 said: $(cat "$err_file")"
+
+# -n streams: memory stays flat whatever the count (3,000,000 ids were ~80 MB of text and
+# ids held before the first line).
+rss() { /usr/bin/time -f %M -o "$err_file" "${cli[@]}" "$@" >/dev/null 2>/dev/null; cat "$err_file"; }  # max kB
+small=$(rss next --node 5 -n 1); big=$(rss next --node 5 -n 3000000)
+[ $((big - small)) -lt 20000 ] || fail "next -n 3000000 held $((big - small)) kB more than -n 1"
+small=$(rss uuid7 -n 1); big=$(rss uuid7 -n 1000000)
+[ $((big - small)) -lt 20000 ] || fail "uuid7 -n 1000000 held $((big - small)) kB more than -n 1"
+# A count that takes more than a few seconds at the layout's rate says so at once.
+set +e; timeout 2 "${cli[@]}" next --node 5 -n 20000 --layout 41.22.0@1704067200000 >/dev/null 2>"$err_file"; set -e
+grep -q "snowfleet: note: 20000 ids take about 20 s: layout 41.22.0@1704067200000 issues at most 1 ids per ms per node" "$err_file" || fail "no note for a slow count: $(cat "$err_file")"
+"${cli[@]}" next --node 5 -n 3000 --layout 41.21.1@1704067200000 2>"$err_file" >/dev/null
+[ ! -s "$err_file" ] || fail "a 1.5 s count got a note: $(cat "$err_file")"
+
 echo "cli tests passed: ${cli[*]}"

@@ -128,6 +128,20 @@ TEST_CASE("ISO-8601 formatting is exact in UTC", "[codec]") {
   CHECK(format_iso8601(Layout().max_timestamp_ms()) == "2093-09-06T15:47:35.551Z");
 }
 
+TEST_CASE("years outside 0000-9999 are written with a sign, never as 4+ bare digits", "[codec]") {
+  // RFC 3339 has no such years; ISO 8601's expanded form, as Java's Instant.toString.
+  CHECK(format_iso8601(253402300799999) == "9999-12-31T23:59:59.999Z");
+  CHECK(format_iso8601(253402300800000) == "+10000-01-01T00:00:00.000Z");
+  CHECK(format_iso8601(Layout::parse("52.0.11@0").max_timestamp_ms()) ==
+        "+144683-05-23T16:29:30.495Z");
+  CHECK(format_iso8601(INT64_MAX) == "+292278994-08-17T07:12:55.807Z");
+  CHECK(format_iso8601(-62167219200000) == "0000-01-01T00:00:00.000Z");
+  CHECK(format_iso8601(-62167219200001) == "-0001-12-31T23:59:59.999Z");
+  CHECK(format_iso8601(INT64_MIN) == "-292275055-05-16T16:47:04.192Z");
+  for (int64_t ms : {int64_t{253402300800000}, int64_t{-62167219200001}})
+    CHECK(kind_of([&] { parse_iso8601(format_iso8601(ms)); }) == ErrorKind::kInvalidArgument);
+}
+
 TEST_CASE("the error list is closed and codes are unique", "[errors]") {
   const auto& kinds = error_kinds();
   REQUIRE(kinds.size() == 8);

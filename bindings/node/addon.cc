@@ -1,7 +1,6 @@
 // Module entry (run once per Node environment: main thread, each Worker) and error mapping.
 // The environment's instance data is the error factories node/index.js registers, so two
 // workers never share a JS handle.
-#include <sstream>
 
 #include "common.hpp"
 
@@ -22,16 +21,13 @@ Napi::Value SetErrorFactories(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-/// runCli(...args) -> {code, out, err}: the core's CLI; node/cli.js prints the texts.
-Napi::Value RunCli(const Napi::CallbackInfo& info) {
+/// runCliStdio(...args) -> exit status: the core's CLI writing the process's stdout and
+/// stderr itself, a chunk at a time (node/cli.js), so `-n` stays flat in memory and a failed
+/// write ends it as in every package.
+Napi::Value RunCliStdio(const Napi::CallbackInfo& info) {
   std::vector<std::string> args;
   for (size_t i = 0; i < info.Length(); ++i) args.push_back(ToString(info[i], "argument"));
-  std::ostringstream out, err;
-  const int code = snowfleet::run_cli(args, out, err);
-  const Napi::Env env = info.Env();
-  return Obj(env, {{"code", Napi::Number::New(env, code)},
-                   {"out", Napi::String::New(env, out.str())},
-                   {"err", Napi::String::New(env, err.str())}});
+  return Napi::Number::New(info.Env(), snowfleet::run_cli_stdio(args));
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -48,7 +44,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("errorKinds", kinds);
   // node/index.js compares it with package.json's version on load.
   exports.Set("version", Napi::String::New(env, snowfleet::version()));
-  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>}, {"runCli", Fn<RunCli>}});
+  Export(exports, {{"setErrorFactories", Fn<SetErrorFactories>}, {"runCliStdio", Fn<RunCliStdio>}});
   InitGenerator(exports);
   InitScriptedClock(exports);
   InitCodec(exports);

@@ -205,6 +205,11 @@ PYBIND11_MODULE(_snowfleet, m) {
       py::arg("args"),
       "The core's snowfleet CLI: (exit status, stdout text, stderr text) for args.");
   m.def(
+      "run_cli_stdio", [](const std::vector<std::string>& args) { return sf::run_cli_stdio(args); },
+      py::arg("args"), py::call_guard<py::gil_scoped_release>(),
+      "The core's snowfleet CLI writing the process's stdout and stderr (file descriptors 1 and "
+      "2) a chunk at a time; returns the exit status.");
+  m.def(
       "error_kinds",
       [] {
         py::list out;

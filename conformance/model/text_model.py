@@ -30,6 +30,8 @@ def format_text(encoding: str, value: int) -> str:
 
 def parse_text(encoding: str, text: str) -> int:
     """The value, or ModelError INVALID_ARGUMENT whose message names the broken rule."""
+    if encoding == "any":
+        return parse_any(text)
     if encoding == "base32":
         if len(text) != 13:
             raise m.invalid(f"13 characters, got {text!r}")
@@ -50,6 +52,21 @@ def parse_text(encoding: str, text: str) -> int:
     if value > MAX_ID:
         raise m.invalid(f"2^63 - 1 at most, got {text!r}")
     return value
+
+
+def parse_any(text: str) -> int:
+    """decode's rule: digits only are decimal (any length), else 13 characters base32 and
+    11 base62, else INVALID_ARGUMENT naming the three forms."""
+    if text and all(c in "0123456789" for c in text):
+        if int(text) > MAX_ID:
+            raise m.invalid(f"id must be a decimal integer in [0, {MAX_ID}], got {text!r}")
+        return int(text)
+    if len(text) == 13:
+        return parse_text("base32", text)
+    if len(text) == 11:
+        return parse_text("base62", text)
+    raise m.invalid(f"an id must be decimal digits, 13 characters of base32 or 11 of base62, "
+                    f"got {text!r} ({len(text)} characters)")
 
 
 def _window(layout: m.Layout, name: str, ms: int, lo: int, hi: int) -> None:
@@ -73,9 +90,11 @@ def id_range(layout: m.Layout, start: int, end: int, slack: int = 0) -> tuple:
     past the layout's last millisecond."""
     last = layout.max_timestamp_ms
     _window(layout, "start_ms", start, layout.epoch_ms, last)
-    _window(layout, "end_ms", end, layout.epoch_ms + 1, last + 1)
+    # An empty or reversed range is refused as such before end_ms's window is checked:
+    # [E, E) at the epoch is empty, not a time out of range.
     if end <= start:
         raise m.invalid(f"end_ms must be after start_ms, got {start} and {end}")
+    _window(layout, "end_ms", end, layout.epoch_ms + 1, last + 1)
     if slack < 0:
         raise m.invalid(f"slack_ms must be >= 0, got {slack}")
     return min_id(layout, start), max_id(layout, min(end - 1 + slack, last))

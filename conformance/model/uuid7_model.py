@@ -81,7 +81,7 @@ def parse_uuid(text: str) -> int:
     else:
         raise m.invalid(f"not a UUID: '{text}' ({len(text)} characters; {rule})")
     if any(c not in "0123456789abcdefABCDEF" for c in digits):
-        raise m.invalid(f"not a UUID: '{text}' (bad character; {rule})")
+        raise m.invalid(f"not a UUID: '{text}' (bad character ...; {rule})")
     return int(digits, 16)
 
 

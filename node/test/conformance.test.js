@@ -318,7 +318,11 @@ function runTimeCase(c) {
   });
 }
 
-const TEXT = { base32: [sf.formatBase32, sf.parseBase32], base62: [sf.formatBase62, sf.parseBase62] };
+const TEXT = {
+  base32: [sf.formatBase32, sf.parseBase32],
+  base62: [sf.formatBase62, sf.parseBase62],
+  any: [null, sf.parseIdText],
+};
 
 function runTextCase(c) {
   const [format, parse] = TEXT[c.encoding];

@@ -53,7 +53,7 @@ from ._errors import (
 from ._layout import Layout
 from ._codec import Decoded, compose, decode, parse_id, parse_time
 from ._ranges import IdRange, id_range, max_id, min_id
-from ._text import format_base32, format_base62, parse_base32, parse_base62
+from ._text import format_base32, format_base62, parse_base32, parse_base62, parse_id_text
 from ._generator import MAX_BATCH, Generator, Stats, Status
 from ._uuid7 import Uuid7Decoded, Uuid7Generator, decode_uuid7
 
@@ -78,6 +78,7 @@ __all__ = [
     "min_id",
     "parse_base32",
     "parse_base62",
+    "parse_id_text",
     "parse_id",
     "parse_time",
     # errors

@@ -8,6 +8,7 @@ from typing import NamedTuple, Optional, Union
 
 from . import _snowfleet as _core
 from ._convert import as_int, as_str
+from ._errors import TimestampOutOfRange
 from ._layout import Layout, layout_arg
 
 _UNIX_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -26,8 +27,17 @@ class Decoded(NamedTuple):
 
     @property
     def datetime(self) -> _dt.datetime:
-        """``timestamp_ms`` as an aware UTC datetime (exact to the millisecond)."""
-        return _UNIX_EPOCH + _dt.timedelta(milliseconds=self.timestamp_ms)
+        """``timestamp_ms`` as an aware UTC datetime (exact to the millisecond). A datetime
+        holds years 1-9999 only: a time outside them (a layout whose window passes 9999, e.g.
+        ``52.0.11@0``) is TimestampOutOfRange naming it as the CLI writes it
+        (``+144683-05-23T16:29:30.495Z``); ``timestamp_ms`` holds every time."""
+        try:
+            return _UNIX_EPOCH + _dt.timedelta(milliseconds=self.timestamp_ms)
+        except OverflowError:
+            text = _core.format_iso8601(self.timestamp_ms)
+            raise TimestampOutOfRange(
+                f"timestamp_ms {self.timestamp_ms} ({text}) is outside the years 1-9999 a "
+                f"datetime holds; read timestamp_ms instead") from None
 
 
 def decode(id: Union[int, str], layout: Union[Layout, str, None] = None) -> Decoded:

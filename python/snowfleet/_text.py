@@ -25,6 +25,16 @@ def parse_base32(text: str) -> int:
     return _core.parse_id_as(as_str(text, "text"), "base32")
 
 
+def parse_id_text(text: str) -> int:
+    """>>> parse_id_text("8000000000000"), parse_id_text("03xezkd8m4m00")
+    (8000000000000, 141264821508263936)
+
+    An id in whichever text form it is, as the CLI's ``decode`` reads it: digits only are
+    decimal whatever the length, else 13 characters are base32 and 11 base62; anything else
+    is InvalidArgument quoting the text."""
+    return _core.parse_id_as(as_str(text, "text"), "any")
+
+
 def format_base62(id: int) -> str:
     """>>> format_base62(141264821508263936)
     '0AQzeOt0YV6'

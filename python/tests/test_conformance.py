@@ -254,8 +254,9 @@ def _scenario_case(case: Dict[str, Any]) -> None:
             gen.close()
 
 
-_TEXT = {"base32": (snowfleet.format_base32, snowfleet.parse_base32),
-         "base62": (snowfleet.format_base62, snowfleet.parse_base62)}
+_TEXT: Dict[str, Any] = {"base32": (snowfleet.format_base32, snowfleet.parse_base32),
+                         "base62": (snowfleet.format_base62, snowfleet.parse_base62),
+                         "any": (None, snowfleet.parse_id_text)}
 
 
 def _text_case(case: Dict[str, Any]) -> None:

@@ -111,6 +111,17 @@ def test_decode_the_seed_literals() -> None:
     assert decode(141264821510144037)[1:] == (496, 0, 496, 37)
 
 
+def test_a_time_past_year_9999_is_timestamp_out_of_range_naming_it() -> None:
+    d = decode(2**63 - 1, layout="52.0.11@0")
+    assert d.timestamp_ms == 2**52 - 1
+    with pytest.raises(snowfleet.TimestampOutOfRange,
+                       match=r"timestamp_ms 4503599627370495 \(\+144683-05-23T16:29:30\.495Z\) "
+                             r"is outside the years 1-9999 a datetime holds") as e:
+        d.datetime  # noqa: B018
+    assert e.value.__cause__ is None and e.value.__suppress_context__
+    assert decode(0, layout="43.0.20@253402300799999").datetime.year == 9999
+
+
 def test_decode_split_layout() -> None:
     d = decode(1724551110457221119, layout=Layout.TWITTER)
     assert (d.timestamp_ms, d.datacenter_id, d.machine_id, d.node_id, d.sequence) == (

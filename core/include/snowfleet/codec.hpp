@@ -60,7 +60,11 @@ int64_t parse_int(std::string_view text, std::string_view what);
 size_t format_id(int64_t id, char* out) noexcept;
 /// The decimal form of an id; a negative id throws kInvalidArgument naming it.
 std::string format_id(int64_t id);
-/// ISO-8601 UTC with milliseconds, e.g. "2025-01-24T19:35:58.021Z".
+/// ISO-8601 UTC with milliseconds, e.g. "2025-01-24T19:35:58.021Z": RFC 3339 for years
+/// 0000-9999. RFC 3339 cannot express other years (parse_iso8601 refuses them): a year past
+/// 9999 (a layout whose window reaches it, e.g. 52.0.11@0) is written in ISO 8601's expanded
+/// form, '+' and the year, "+144683-05-23T16:29:30.495Z", and one before 0000 as '-' and at
+/// least 4 digits, "-0001-12-31T23:59:59.999Z" (as Java's Instant.toString writes both).
 std::string format_iso8601(int64_t unix_ms);
 /// Parses an RFC 3339 date-time into Unix ms: YYYY-MM-DDTHH:MM:SS[.fraction] then Z,
 /// +HH:MM or -HH:MM, e.g. "2025-01-24T19:35:58.021Z" or "2025-01-24T20:35:58.021+01:00".

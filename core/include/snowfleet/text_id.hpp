@@ -17,11 +17,12 @@
 
 namespace snowfleet {
 
-/// The text forms of an id: decimal (format_id / parse_id), base32, base62.
-enum class IdFormat { kDecimal, kBase32, kBase62 };
+/// The text forms of an id: decimal (format_id / parse_id), base32, base62; kAny reads
+/// whichever of the three a text is in (parse_id_any) and writes nothing.
+enum class IdFormat { kDecimal, kBase32, kBase62, kAny };
 
-/// "decimal", "base32" or "base62" to an IdFormat; anything else throws kInvalidArgument
-/// quoting the text.
+/// "decimal", "base32", "base62" or "any" to an IdFormat; anything else throws
+/// kInvalidArgument quoting the text.
 IdFormat parse_id_format(std::string_view name);
 /// The name of a format, as parse_id_format() reads it.
 const char* id_format_name(IdFormat format) noexcept;
@@ -44,9 +45,16 @@ int64_t parse_base32(std::string_view text);
 /// 2^63 - 1 ("AzL8n0Y58m7"), else kInvalidArgument quoting the text and naming the rule.
 int64_t parse_base62(std::string_view text);
 
-/// The id in `format`; a negative id throws kInvalidArgument naming it.
+/// The id in `format`; a negative id or kAny throws kInvalidArgument naming it.
 std::string format_id_as(int64_t id, IdFormat format);
-/// Parses an id in `format` (parse_id for kDecimal).
+/// Parses an id in `format` (parse_id for kDecimal, parse_id_any for kAny).
 int64_t parse_id_as(std::string_view text, IdFormat format);
+/// Parses an id in whichever text form it is, decode's rule in the CLI: a text of ASCII
+/// digits only is decimal whatever its length ("8000000000000", 13 digits, is 8 x 10^12,
+/// never base32); else 13 characters are base32 and 11 base62; else kInvalidArgument
+/// quoting the text and naming the three forms. A text in a known form reads as
+/// parse_id_as(text, form) would (so `--format F` and this agree on every text of form F
+/// that is not all digits).
+int64_t parse_id_any(std::string_view text);
 
 }  // namespace snowfleet

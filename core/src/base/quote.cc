@@ -52,6 +52,15 @@ std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+size_t char_count(std::string_view text) {
+  size_t n = 0;
+  for (size_t i = 0; i < text.size(); ++n) {
+    const size_t len = utf8_length(text.substr(i));
+    i += len == 0 ? 1 : len;
+  }
+  return n;
+}
+
 std::string quote(std::string_view text) {
   constexpr size_t kQuoteBytes = 60;
   std::string out = "'";

@@ -19,5 +19,9 @@ std::string quote(std::string_view text);
 /// such as a path, did not go through quote().
 std::string valid_utf8(std::string_view text);
 
+/// How many characters `text` holds for a message ("37 characters"): each well-formed UTF-8
+/// character counts once, each byte that is not part of one counts once.
+size_t char_count(std::string_view text);
+
 }  // namespace detail
 }  // namespace snowfleet

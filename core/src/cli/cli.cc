@@ -10,17 +10,21 @@
 //   snowfleet layout [L] [--json]
 //   snowfleet uuid7 [-n 10] [--mode monotonic]
 //
-// Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards),
-// 2 bad input (usage, malformed or out-of-range values). Messages go to `err`.
+// Exit status: 0 success, 1 the generator refused (e.g. the clock moved backwards) or the
+// output could not be written, 2 bad input (usage, malformed or out-of-range values), 141
+// the reader closed the pipe (see kUsage). Messages go to `err`.
 //
 // The CLI is part of the core so that every package runs the same one: the `snowfleet`
 // executable (main.cc here), `python -m snowfleet` and `npx snowfleet` all call
 // run_cli() and only copy its output to the host's streams.
 #include "snowfleet/cli.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -47,7 +51,7 @@ const char* kUsage =
     "                 [--format decimal|base32|base62]\n"
     "  snowfleet uuid7 [-n COUNT] [--mode strict|monotonic] [--max-wait-ms MS] "
     "[--max-drift-ms MS]\n"
-    "  snowfleet decode ID... [--layout L] [--format decimal|base32|base62] [--json]\n"
+    "  snowfleet decode ID... [--layout L] [--format any|decimal|base32|base62] [--json]\n"
     "                 (an ID may be a UUIDv7)\n"
     "  snowfleet range --from RFC3339 --to RFC3339 [--slack-ms MS] [--layout L]\n"
     "                  [--format decimal|base32|base62] [--json]\n"
@@ -59,14 +63,25 @@ const char* kUsage =
     "L is a preset (default, twitter, discord) or TIMESTAMP.NODE.SEQUENCE@EPOCH_MS,\n"
     "e.g. 41.10.12@1704067200000 or 41.5.5.12@1288834974657. Ids are printed in decimal\n"
     "unless --format says base32 (13 characters, TSID's form) or base62 (11 characters).\n"
-    "decode reads an id of digits as decimal, else 13 characters as base32 and 11 as base62\n"
-    "(--format decides for a base32/base62 text of digits only).\n"
+    "decode reads every ID in --format; the default, any, reads an ID of digits only as\n"
+    "decimal whatever its length (8000000000000 is 8 x 10^12), else one of 13 characters as\n"
+    "base32 and one of 11 as base62 (--format base32 reads 0000000000001 as base32).\n"
     "range prints the first and last id stamped in [--from, --to); --slack-ms widens the\n"
     "last to ids a monotonic generator stamped up to its max_drift_ms ahead of the clock.\n"
     "RFC3339 is a time with its offset: 2025-01-24T19:35:58.021Z or 2025-01-24T20:35:58+01:00.\n"
     "SPEC is a node-id source: static:37, env:VAR, k8s[:OFFSET], local[:DIR][?node=N] (a slot\n"
     "leased from a registry directory; node=N pins it) or etcd://HOST:PORT/PREFIX?ttl=10\n"
-    "(see docs/fleet.md).\n";
+    "(see docs/fleet.md).\n"
+    "\n"
+    "Exit status: 0 done; 1 the generator refused (e.g. the clock moved backwards) or the\n"
+    "output could not be written (a full disk, a closed stdout: one line names the reason);\n"
+    "2 bad input; 141 the reader closed the pipe early (`| head`), quietly, as for SIGPIPE.\n";
+
+// Ids are minted and written kChunk at a time: memory stays flat whatever -n is, and a
+// write that fails (full disk, closed stdout, the reader gone) stops the minting.
+constexpr size_t kChunk = size_t{1} << 16;
+// A count that takes longer than this at the layout's rate gets a note on stderr first.
+constexpr double kSlowSeconds = 3.0;
 
 bool is_uuid_text(const std::string& text) { return text.size() >= 32; }
 
@@ -83,7 +98,7 @@ std::string uuid7_decoded(const std::string& text, bool json) {
          "  counter=" + std::to_string(f.counter);
 }
 
-int cmd_uuid7(const Argv& argv, std::ostream& out_stream) {
+int cmd_uuid7(const Argv& argv, std::ostream& out_stream, std::ostream&) {
   const Args a =
       parse_args(argv, {"-n", "--count", "--mode", "--max-wait-ms", "--max-drift-ms"}, {});
   if (!a.positional.empty()) throw Usage("uuid7 takes no positional arguments");
@@ -92,10 +107,15 @@ int cmd_uuid7(const Argv& argv, std::ostream& out_stream) {
   if (const auto ms = max_wait_of(a)) o.max_wait_ms = *ms;
   if (const auto ms = opt_int(a, "--max-drift-ms")) o.max_drift_ms = *ms;
   Uuid7Generator gen(o);
-  const auto uuids = gen.next(count_of(a));
-  std::string out(uuids.size() * 37, '\n');
-  for (size_t i = 0; i < uuids.size(); ++i) format_uuid(uuids[i], &out[i * 37]);
-  out_stream.write(out.data(), static_cast<std::streamsize>(out.size()));
+  std::vector<Uuid> uuids(kChunk);
+  std::string text(kChunk * 37, '\n');
+  for (size_t left = count_of(a); left > 0 && out_stream;) {
+    const size_t n = std::min(left, kChunk);
+    gen.next(uuids.data(), n);
+    for (size_t i = 0; i < n; ++i) format_uuid(uuids[i], &text[i * 37]);
+    out_stream.write(text.data(), static_cast<std::streamsize>(n * 37));
+    left -= n;
+  }
   return 0;
 }
 
@@ -112,14 +132,42 @@ std::string json_decoded(int64_t id, const Layout& l) {
   return s;
 }
 
-int cmd_next(const Argv& argv, std::ostream& out_stream) {
+void append_ids(const int64_t* ids, size_t n, IdFormat format, std::string* out) {
+  char buf[20];
+  for (size_t i = 0; i < n; ++i) {
+    if (format == IdFormat::kBase32) {
+      format_base32(ids[i], buf);
+      out->append(buf, kBase32Length);
+    } else if (format == IdFormat::kBase62) {
+      format_base62(ids[i], buf);
+      out->append(buf, kBase62Length);
+    } else {
+      out->append(buf, format_id(ids[i], buf));
+    }
+    out->push_back('\n');
+  }
+}
+
+// A generator issues at most max_sequence + 1 ids per ms: say so before a long silence.
+void note_if_slow(size_t count, const Layout& l, std::ostream& err) {
+  const double per_ms = static_cast<double>(l.max_sequence()) + 1;
+  const double seconds = static_cast<double>(count) / per_ms / 1000.0;
+  if (seconds <= kSlowSeconds) return;
+  char s[32];
+  std::snprintf(s, sizeof s, "%.0f", seconds);
+  err << "snowfleet: note: " << count << " ids take about " << s << " s: layout " << l.to_string()
+      << " issues at most " << (l.max_sequence() + 1) << " ids per ms per node\n";
+  err.flush();
+}
+
+int cmd_next(const Argv& argv, std::ostream& out_stream, std::ostream& err) {
   const Args a =
       parse_args(argv,
                  {"--node", "--datacenter", "--machine", "--node-source", "-n", "--count",
                   "--layout", "--mode", "--max-wait-ms", "--max-drift-ms", "--format"},
                  {});
   if (!a.positional.empty()) throw Usage("next takes no positional arguments");
-  const IdFormat format = format_of(a);
+  const IdFormat format = output_format_of(a);
   GeneratorArgs g;
   if (a.has("--layout")) g.layout = Layout::parse(a.get("--layout"));
   const NodeArgs node = node_args(a);
@@ -131,27 +179,23 @@ int cmd_next(const Argv& argv, std::ostream& out_stream) {
   g.max_wait_ms = max_wait_of(a);
   g.max_drift_ms = opt_int(a, "--max-drift-ms");
   Generator gen(resolve_options(std::move(g)));
-  const auto ids = gen.next_ids(count_of(a));
-  std::string out;
-  out.reserve(ids.size() * 20);
-  char buf[20];
-  for (int64_t id : ids) {
-    if (format == IdFormat::kBase32) {
-      format_base32(id, buf);
-      out.append(buf, kBase32Length);
-    } else if (format == IdFormat::kBase62) {
-      format_base62(id, buf);
-      out.append(buf, kBase62Length);
-    } else {
-      out.append(buf, format_id(id, buf));
-    }
-    out.push_back('\n');
+  const size_t count = count_of(a);
+  note_if_slow(count, gen.layout(), err);
+  std::vector<int64_t> ids(kChunk);
+  std::string text;
+  text.reserve(kChunk * 20);
+  for (size_t left = count; left > 0 && out_stream;) {
+    const size_t n = std::min(left, kChunk);
+    gen.next_ids(ids.data(), n);
+    text.clear();
+    append_ids(ids.data(), n, format, &text);
+    out_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
+    left -= n;
   }
-  out_stream.write(out.data(), static_cast<std::streamsize>(out.size()));
   return 0;
 }
 
-int cmd_decode(const Argv& argv, std::ostream& out) {
+int cmd_decode(const Argv& argv, std::ostream& out, std::ostream&) {
   const Args a = parse_args(argv, {"--layout", "--format"}, {"--json"});
   if (a.positional.empty()) throw Usage("decode needs at least one ID");
   const Layout l = layout_of(a);
@@ -173,7 +217,7 @@ int cmd_decode(const Argv& argv, std::ostream& out) {
   return 0;
 }
 
-int cmd_compose(const Argv& argv, std::ostream& out) {
+int cmd_compose(const Argv& argv, std::ostream& out, std::ostream&) {
   const Args a = parse_args(
       argv,
       {"--timestamp-ms", "--time", "--node", "--datacenter", "--machine", "--sequence", "--layout"},
@@ -190,14 +234,14 @@ int cmd_compose(const Argv& argv, std::ostream& out) {
   return 0;
 }
 
-int cmd_range(const Argv& argv, std::ostream& out) {
+int cmd_range(const Argv& argv, std::ostream& out, std::ostream&) {
   const Args a =
       parse_args(argv, {"--from", "--to", "--slack-ms", "--layout", "--format"}, {"--json"});
   if (!a.positional.empty()) throw Usage("range takes no positional arguments");
   if (!a.has("--from") || !a.has("--to"))
     throw Usage("range needs --from RFC3339 and --to RFC3339");
   const Layout l = layout_of(a);
-  const IdFormat format = format_of(a);
+  const IdFormat format = output_format_of(a);
   const int64_t from = parse_iso8601(a.get("--from"));
   const int64_t to = parse_iso8601(a.get("--to"));
   const int64_t slack = a.has("--slack-ms") ? to_int("--slack-ms", a.get("--slack-ms")) : 0;
@@ -215,7 +259,7 @@ int cmd_range(const Argv& argv, std::ostream& out) {
   return 0;
 }
 
-int cmd_layout(const Argv& argv, std::ostream& out) {
+int cmd_layout(const Argv& argv, std::ostream& out, std::ostream&) {
   const Args a = parse_args(argv, {}, {"--json"});
   if (a.positional.size() > 1) throw Usage("layout takes at most one layout");
   const Layout l = a.positional.empty() ? Layout() : Layout::parse(a.positional[0]);
@@ -272,6 +316,42 @@ bool asks_for_help(const Argv& argv) {
   return false;
 }
 
+using Command = int (*)(const Argv&, std::ostream&, std::ostream&);
+
+Command command_named(const std::string& name) {
+  static const std::map<std::string, Command> kCommands = {
+      {"next", cmd_next},   {"decode", cmd_decode}, {"compose", cmd_compose},
+      {"range", cmd_range}, {"layout", cmd_layout}, {"uuid7", cmd_uuid7}};
+  const auto it = kCommands.find(name);
+  return it == kCommands.end() ? nullptr : it->second;
+}
+
+int run_command(const Argv& args, std::ostream& out, std::ostream& err) {
+  const std::string& cmd = args[0];
+  const Command command = command_named(cmd);
+  if ((command && asks_for_help(args)) || cmd == "-h" || cmd == "--help" || cmd == "help") {
+    out << kUsage;
+    return 0;
+  }
+  if (command) return command(args, out, err);
+  if (cmd == "--version") {
+    out << "snowfleet " << version() << "\n";
+    return 0;
+  }
+  throw Usage("unknown command '" + cmd + "'");
+}
+
+// The status of a command whose output could not be written (its stream failed; errno is
+// the failed write's): a reader that closed the pipe early (`| head`) wants no more and
+// gets none, quietly, with the status a shell shows for a process SIGPIPE ended; any other
+// failure (a full disk, a closed stdout) is named in one line.
+int write_failed(int error, std::ostream& err) {
+  if (error == EPIPE) return kExitClosedPipe;
+  err << "snowfleet: cannot write the output: "
+      << (error != 0 ? std::strerror(error) : "the output stream failed") << "\n";
+  return 1;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -279,25 +359,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << kUsage;
     return 2;
   }
-  const std::string& cmd = args[0];
+  int code;
   try {
-    const bool known = cmd == "next" || cmd == "decode" || cmd == "compose" || cmd == "range" ||
-                       cmd == "layout" || cmd == "uuid7";
-    if ((known && asks_for_help(args)) || cmd == "-h" || cmd == "--help" || cmd == "help") {
-      out << kUsage;
-      return 0;
-    }
-    if (cmd == "next") return cmd_next(args, out);
-    if (cmd == "decode") return cmd_decode(args, out);
-    if (cmd == "compose") return cmd_compose(args, out);
-    if (cmd == "range") return cmd_range(args, out);
-    if (cmd == "layout") return cmd_layout(args, out);
-    if (cmd == "uuid7") return cmd_uuid7(args, out);
-    if (cmd == "--version") {
-      out << "snowfleet " << version() << "\n";
-      return 0;
-    }
-    throw Usage("unknown command '" + cmd + "'");
+    errno = 0;
+    code = run_command(args, out, err);
   } catch (const Usage& e) {
     err << "snowfleet: " << e.what() << "\n" << kUsage;
     return 2;
@@ -307,6 +372,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         e.kind() == ErrorKind::kInvalidArgument || e.kind() == ErrorKind::kTimestampOutOfRange;
     return bad_input ? 2 : 1;
   }
+  if (out) out.flush();
+  return out ? code : write_failed(errno, err);
 }
 
 }  // namespace snowfleet

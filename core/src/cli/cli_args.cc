@@ -12,41 +12,51 @@ namespace snowfleet {
 namespace detail {
 namespace cli {
 
+namespace {
+
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  for (const auto& n : names)
+    if (n == name) return true;
+  return false;
+}
+
+// An option's text, not a value: "-x" or "--x", but not a negative number ("-5").
+bool is_option(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9');
+}
+
+// Stores option `name` = `value`, refusing one given twice: which would count is a guess.
+void store(Args* a, const std::string& name, const std::string& value) {
+  // -n and --count are one option, stored under each name it was given as.
+  const std::string other = name == "-n" ? "--count" : name == "--count" ? "-n" : "";
+  if (a->has(name)) throw Usage("option " + name + " is given twice");
+  if (!other.empty() && a->has(other))
+    throw Usage("option " + name + " and " + other + " are the same option; give one");
+  a->opts[name] = value;
+}
+
+}  // namespace
+
 // Parses argv[1..] (argv[0] is the command).
 Args parse_args(const Argv& argv, const std::vector<std::string>& valued,
                 const std::vector<std::string>& flags) {
   Args a;
-  const size_t argc = argv.size();
-  for (size_t i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9')) {
-      std::string value;
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-      bool is_valued = false, is_flag = false;
-      for (const auto& v : valued) is_valued = is_valued || v == arg;
-      for (const auto& f : flags) is_flag = is_flag || f == arg;
-      if (is_flag && eq == std::string::npos) {
-        a.opts[arg] = "1";
-      } else if (is_valued) {
-        if (eq == std::string::npos) {
-          if (i + 1 >= argc) throw Usage("option " + arg + " needs a value");
-          value = argv[++i];
-        }
-        // -n and --count are one option, stored under each name it was given as.
-        const std::string other = arg == "-n" ? "--count" : arg == "--count" ? "-n" : "";
-        if (a.has(arg)) throw Usage("option " + arg + " is given twice");
-        if (!other.empty() && a.has(other))
-          throw Usage("option " + arg + " and " + other + " are the same option; give one");
-        a.opts[arg] = value;
-      } else {
-        throw Usage("unknown option " + arg);
-      }
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (!is_option(argv[i])) {
+      a.positional.push_back(argv[i]);
+      continue;
+    }
+    const auto eq = argv[i].find('=');
+    const std::string name = argv[i].substr(0, eq);
+    if (listed(flags, name) && eq == std::string::npos) {
+      a.opts[name] = "1";
+    } else if (!listed(valued, name)) {
+      throw Usage("unknown option " + name);
+    } else if (eq != std::string::npos) {
+      store(&a, name, argv[i].substr(eq + 1));
     } else {
-      a.positional.push_back(arg);
+      if (i + 1 >= argv.size()) throw Usage("option " + name + " needs a value");
+      store(&a, name, argv[++i]);
     }
   }
   return a;
@@ -116,20 +126,23 @@ size_t count_of(const Args& a) {
   return static_cast<size_t>(n);
 }
 
-// --format, decimal when absent.
-IdFormat format_of(const Args& a) {
-  return a.has("--format") ? parse_id_format(a.get("--format")) : IdFormat::kDecimal;
+// --format, `absent` when not given.
+IdFormat format_of(const Args& a, IdFormat absent) {
+  return a.has("--format") ? parse_id_format(a.get("--format")) : absent;
 }
 
-// An id as decode reads it: in --format when given; else digits only are decimal, and
-// 13 / 11 characters base32 / base62 (decimal ids of 11 or 13 digits stay decimal).
+// --format for ids written: decimal when absent; "any" is for reading only.
+IdFormat output_format_of(const Args& a) {
+  const IdFormat f = format_of(a, IdFormat::kDecimal);
+  if (f == IdFormat::kAny)
+    throw Error(ErrorKind::kInvalidArgument,
+                "--format any reads ids (decode); ids are written as decimal, base32 or base62");
+  return f;
+}
+
+// An id as decode reads it: in --format, any form (parse_id_any) when absent.
 int64_t read_id(const Args& a, const std::string& text) {
-  if (a.has("--format")) return parse_id_as(text, format_of(a));
-  bool digits = !text.empty();
-  for (char c : text) digits = digits && c >= '0' && c <= '9';
-  if (!digits && text.size() == kBase32Length) return parse_base32(text);
-  if (!digits && text.size() == kBase62Length) return parse_base62(text);
-  return parse_id(text);
+  return parse_id_as(text, format_of(a, IdFormat::kAny));
 }
 
 }  // namespace cli

@@ -47,8 +47,10 @@ Layout layout_of(const Args& a);
 std::optional<double> max_wait_of(const Args& a);
 /// -n / --count: how many to mint, 1 by default.
 size_t count_of(const Args& a);
-/// --format, decimal when absent.
-IdFormat format_of(const Args& a);
+/// --format, `absent` when not given.
+IdFormat format_of(const Args& a, IdFormat absent);
+/// --format for ids written (decimal when absent; "any" refused).
+IdFormat output_format_of(const Args& a);
 /// An id as decode reads it (see read_id in cli_args.cc).
 int64_t read_id(const Args& a, const std::string& text);
 

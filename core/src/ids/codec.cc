@@ -117,9 +117,13 @@ std::string format_iso8601(int64_t unix_ms) {
   const int64_t d = doy - (153 * mp + 2) / 5 + 1;
   const int64_t m = mp < 10 ? mp + 3 : mp - 9;
   const int64_t y = yoe + era * 400 + (m <= 2);
+  // RFC 3339 has 4-digit years only: past 9999 (or before 0000) ISO 8601's expanded form,
+  // a sign and at least 4 digits, as Java's Instant.toString writes it.
+  const char* sign = y > 9999 ? "+" : y < 0 ? "-" : "";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ",
-                static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
+  std::snprintf(buf, sizeof buf, "%s%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", sign,
+                static_cast<long long>(y < 0 ? -y : y), static_cast<long long>(m),
+                static_cast<long long>(d),
                 static_cast<long long>(sod / 3600), static_cast<long long>(sod / 60 % 60),
                 static_cast<long long>(sod % 60), static_cast<long long>(ms));
   return buf;

@@ -64,12 +64,14 @@ int64_t max_id(const Layout& layout, int64_t timestamp_ms) {
 IdRange id_range(const Layout& layout, int64_t start_ms, int64_t end_ms, int64_t slack_ms) {
   const int64_t last_ms = layout.max_timestamp_ms();
   check_time(layout, "start_ms", start_ms, layout.epoch_ms(), last_ms);
-  check_time(layout, "end_ms", end_ms, layout.epoch_ms() + 1, last_ms + 1);
+  // An empty or reversed range is refused as such before end_ms's window: [epoch, epoch) is
+  // empty, not out of range.
   if (end_ms <= start_ms)
     throw Error(ErrorKind::kInvalidArgument,
                 "end_ms must be after start_ms (the range [start_ms, end_ms) is half-open), got "
                 "start_ms=" +
                     std::to_string(start_ms) + " and end_ms=" + std::to_string(end_ms));
+  check_time(layout, "end_ms", end_ms, layout.epoch_ms() + 1, last_ms + 1);
   if (slack_ms < 0)
     throw Error(ErrorKind::kInvalidArgument,
                 "slack_ms must be >= 0, got " + std::to_string(slack_ms));

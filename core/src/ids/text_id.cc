@@ -71,8 +71,9 @@ IdFormat parse_id_format(std::string_view name) {
   if (name == "decimal") return IdFormat::kDecimal;
   if (name == "base32") return IdFormat::kBase32;
   if (name == "base62") return IdFormat::kBase62;
+  if (name == "any") return IdFormat::kAny;
   throw Error(ErrorKind::kInvalidArgument,
-              "format must be decimal, base32 or base62, got " + detail::quote(name));
+              "format must be decimal, base32, base62 or any, got " + detail::quote(name));
 }
 
 const char* id_format_name(IdFormat format) noexcept {
@@ -81,6 +82,8 @@ const char* id_format_name(IdFormat format) noexcept {
       return "base32";
     case IdFormat::kBase62:
       return "base62";
+    case IdFormat::kAny:
+      return "any";
     default:
       return "decimal";
   }
@@ -147,6 +150,10 @@ std::string format_id_as(int64_t id, IdFormat format) {
     case IdFormat::kBase62:
       format_base62(id, buf);
       return std::string(buf, kBase62Length);
+    case IdFormat::kAny:
+      throw Error(ErrorKind::kInvalidArgument,
+                  "format 'any' reads an id in any form; an id is written as decimal, base32 or "
+                  "base62");
     default:
       return format_id(id);
   }
@@ -158,9 +165,23 @@ int64_t parse_id_as(std::string_view text, IdFormat format) {
       return parse_base32(text);
     case IdFormat::kBase62:
       return parse_base62(text);
+    case IdFormat::kAny:
+      return parse_id_any(text);
     default:
       return parse_id(text);
   }
+}
+
+int64_t parse_id_any(std::string_view text) {
+  const bool digits =
+      !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+  if (digits) return parse_id(text);
+  const size_t chars = detail::char_count(text);
+  if (chars == kBase32Length) return parse_base32(text);
+  if (chars == kBase62Length) return parse_base62(text);
+  throw Error(ErrorKind::kInvalidArgument,
+              "an id must be decimal digits, 13 characters of base32 or 11 of base62, got " +
+                  detail::quote(text) + " (" + std::to_string(chars) + " characters)");
 }
 
 }  // namespace snowfleet

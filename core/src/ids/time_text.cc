@@ -98,12 +98,11 @@ class Reader {
   size_t pos_ = 0;
 };
 
-}  // namespace
+struct Date {
+  int64_t year, month, day;
+};
 
-int64_t parse_iso8601(std::string_view text) {
-  Reader r(text);
-  if (text.empty()) r.fail("the text is empty");
-
+Date read_date(Reader& r) {
   const std::string year_rule = "the year must be 4 ASCII digits (0000-9999, no sign)";
   const int64_t year = r.digits(4, year_rule);
   if (r.peek_digit()) r.fail(year_rule);
@@ -115,12 +114,18 @@ int64_t parse_iso8601(std::string_view text) {
   if (day < 1 || day > last_day)
     r.fail("day " + two(day) + " is outside 01-" + two(last_day) + " for " + four(year) + "-" +
            two(month));
+  return {year, month, day};
+}
 
-  if (!r.take('T', 't')) {
-    if (r.at_end()) r.fail("a time is required after the date (THH:MM:SS and an offset)");
-    if (r.peek() == ' ') r.fail("the date and the time must be separated by 'T', not a space");
-    r.fail("expected 'T' between the date and the time");
-  }
+void read_t(Reader& r) {
+  if (r.take('T', 't')) return;
+  if (r.at_end()) r.fail("a time is required after the date (THH:MM:SS and an offset)");
+  if (r.peek() == ' ') r.fail("the date and the time must be separated by 'T', not a space");
+  r.fail("expected 'T' between the date and the time");
+}
+
+// HH:MM:SS[.fff] as ms of the day.
+int64_t read_time_of_day(Reader& r) {
   const int64_t hour = r.field2("hour", 0, 23);
   if (!r.take(':')) r.fail("expected ':' between the hour and the minute");
   const int64_t minute = r.field2("minute", 0, 59);
@@ -130,7 +135,11 @@ int64_t parse_iso8601(std::string_view text) {
     r.fail("second 60 is a leap second, which Unix milliseconds (and so ids) cannot represent");
   if (second > 59) r.fail("second " + two(second) + " is outside 00-59");
   const int64_t ms = r.take('.') ? r.fraction_ms() : 0;
+  return ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+}
 
+// Z or +HH:MM / -HH:MM, as minutes east of UTC; then the end of the text.
+int64_t read_offset_min(Reader& r) {
   int64_t offset_min = 0;
   if (r.at_end()) r.fail("an offset is required: Z, +HH:MM or -HH:MM (a local time is ambiguous)");
   if (!r.take('Z', 'z')) {
@@ -142,9 +151,19 @@ int64_t parse_iso8601(std::string_view text) {
     offset_min = (east ? 1 : -1) * (oh * 60 + om);
   }
   if (!r.at_end()) r.fail("unexpected text after the offset");
+  return offset_min;
+}
 
-  const int64_t local_ms =
-      ((days_from_civil(year, month, day) * 24 + hour) * 60 + minute) * 60000 + second * 1000 + ms;
+}  // namespace
+
+int64_t parse_iso8601(std::string_view text) {
+  Reader r(text);
+  if (text.empty()) r.fail("the text is empty");
+  const Date d = read_date(r);
+  read_t(r);
+  const int64_t ms_of_day = read_time_of_day(r);
+  const int64_t offset_min = read_offset_min(r);
+  const int64_t local_ms = days_from_civil(d.year, d.month, d.day) * 86400000 + ms_of_day;
   return local_ms - offset_min * 60000;  // local = UTC + offset
 }
 

@@ -81,8 +81,20 @@ std::string format_uuid(const Uuid& u) {
 }
 
 Uuid parse_uuid(std::string_view text) {
-  const bool hyphens = text.size() == 36;
-  if (!hyphens && text.size() != 32) bad_uuid(text, std::to_string(text.size()) + " characters");
+  const size_t chars = detail::char_count(text);
+  const bool hyphens = chars == 36;
+  if (!hyphens && chars != 32) bad_uuid(text, std::to_string(chars) + " characters");
+  // A non-ASCII character of the right count of characters: no hex digit; named at its
+  // character position (every byte before it is ASCII, so its byte position is that).
+  if (chars != text.size()) {
+    size_t at = 0, len = 1;
+    while (static_cast<unsigned char>(text[at]) < 0x80) ++at;
+    while (at + len < text.size() && len < 4 &&
+           (static_cast<unsigned char>(text[at + len]) & 0xC0) == 0x80)
+      ++len;
+    bad_uuid(text, "bad character " + detail::quote(text.substr(at, len)) + " at position " +
+                       std::to_string(at));
+  }
   if (hyphens) {
     for (int p : {8, 13, 18, 23})
       if (text[static_cast<size_t>(p)] != '-')

@@ -44,11 +44,13 @@ public final class IdRange {
 
     /** The ids stamped in [start, end), the upper bound widened by {@code slackMs}. */
     public static IdRange of(Instant start, Instant end, long slackMs, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return ofMs(millis(start, "start"), millis(end, "end"), slackMs, layout);
     }
 
     /** As {@link #of(Instant, Instant, long, Layout)}, of Unix ms. */
     public static IdRange ofMs(long startMs, long endMs, long slackMs, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         long[] r = SnowfleetNative.idRange(layout.toString(), startMs, endMs, slackMs);
         return new IdRange(r[0], r[1]);
     }
@@ -60,11 +62,13 @@ public final class IdRange {
 
     /** The lowest id any node can mint in {@code time}'s millisecond. */
     public static long minId(Instant time, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return minIdMs(millis(time, "time"), layout);
     }
 
     /** The lowest id any node can mint in Unix millisecond {@code ms}. */
     public static long minIdMs(long ms, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return SnowfleetNative.minId(layout.toString(), ms);
     }
 
@@ -75,11 +79,13 @@ public final class IdRange {
 
     /** The highest id any node can mint in {@code time}'s millisecond. */
     public static long maxId(Instant time, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return maxIdMs(millis(time, "time"), layout);
     }
 
     /** The highest id any node can mint in Unix millisecond {@code ms}. */
     public static long maxIdMs(long ms, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return SnowfleetNative.maxId(layout.toString(), ms);
     }
 

@@ -1,6 +1,7 @@
 package dev.snowfleet;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import java.util.Objects;
 
 /**
  * An id's sortable text forms: Crockford base32 (13 characters, TSID's form: upper case out,
@@ -19,7 +20,7 @@ public final class IdText {
 
     /** Parses a base32 id (13 characters, at most 7ZZZZZZZZZZZZ). */
     public static long parseBase32(String text) {
-        return SnowfleetNative.parseIdAs(text, "base32");
+        return SnowfleetNative.parseIdAs(Objects.requireNonNull(text, "text"), "base32");
     }
 
     /** The 11-character base62 form; a negative id throws InvalidArgumentException. */
@@ -29,6 +30,15 @@ public final class IdText {
 
     /** Parses a base62 id (11 characters, at most AzL8n0Y58m7). */
     public static long parseBase62(String text) {
-        return SnowfleetNative.parseIdAs(text, "base62");
+        return SnowfleetNative.parseIdAs(Objects.requireNonNull(text, "text"), "base62");
+    }
+
+    /**
+     * Parses an id in whichever text form it is, as the CLI's {@code decode} does: digits only
+     * are decimal whatever the length ({@code "8000000000000"} is 8 x 10^12), else 13
+     * characters are base32 and 11 base62; anything else throws InvalidArgumentException.
+     */
+    public static long parse(String text) {
+        return SnowfleetNative.parseIdAs(Objects.requireNonNull(text, "text"), "any");
     }
 }

@@ -2,6 +2,7 @@ package dev.snowfleet;
 
 import dev.snowfleet.internal.jni.NativeLayoutArgs;
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import java.util.Objects;
 
 /**
  * The bit layout of an id: 1 sign bit (always 0) + timestamp + node + sequence = 64, where
@@ -74,7 +75,7 @@ public final class Layout {
      * @throws InvalidArgumentException quoting the text when it is not a valid layout
      */
     public static Layout parse(String text) {
-        return new Layout(SnowfleetNative.layoutParse(text));
+        return new Layout(SnowfleetNative.layoutParse(Objects.requireNonNull(text, "text")));
     }
 
     /**

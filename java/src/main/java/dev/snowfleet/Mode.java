@@ -1,6 +1,7 @@
 package dev.snowfleet;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import java.util.Objects;
 
 /** How a {@link Generator} treats the clock. The constants mirror the core's enum, in order. */
 public enum Mode {
@@ -26,6 +27,6 @@ public enum Mode {
      * @throws InvalidArgumentException for anything else
      */
     public static Mode parse(String text) {
-        return values()[SnowfleetNative.parseMode(text)];
+        return values()[SnowfleetNative.parseMode(Objects.requireNonNull(text, "text"))];
     }
 }

@@ -1,6 +1,7 @@
 package dev.snowfleet;
 
 import dev.snowfleet.internal.jni.SnowfleetNative;
+import java.util.Objects;
 
 /** The codec: compose, decode and parse ids, and parse time text, without a generator. */
 public final class Snowfleet {
@@ -21,6 +22,7 @@ public final class Snowfleet {
      * @throws InvalidArgumentException for a negative id
      */
     public static Decoded decode(long id, Layout layout) {
+        Objects.requireNonNull(layout, "layout");
         return decoded(SnowfleetNative.decode(layout.epochMs(), layout.timestampBits(),
                 layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id));
     }
@@ -38,6 +40,8 @@ public final class Snowfleet {
 
     /** As {@link #decode(String)}, for an id made with {@code layout}. */
     public static Decoded decode(String id, Layout layout) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(layout, "layout");
         return decoded(SnowfleetNative.decodeText(layout.epochMs(), layout.timestampBits(),
                 layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), id));
     }
@@ -111,6 +115,8 @@ public final class Snowfleet {
 
     /** The one call into the core; a null field (node part or sequence) is not given. */
     private static long composeGiven(Layout layout, long timestampMs, NodeArgs node, Long sequence) {
+        Objects.requireNonNull(layout, "layout");
+        Objects.requireNonNull(node, "node");
         return SnowfleetNative.compose(layout.epochMs(), layout.timestampBits(),
                 layout.datacenterBits(), layout.machineBits(), layout.sequenceBits(), timestampMs,
                 node.nodeId() != null, orZero(node.nodeId()),
@@ -129,6 +135,7 @@ public final class Snowfleet {
      * @throws InvalidArgumentException quoting the text otherwise
      */
     public static long parseId(String text) {
+        Objects.requireNonNull(text, "text");
         return SnowfleetNative.parseId(text);
     }
 
@@ -146,6 +153,7 @@ public final class Snowfleet {
      * @throws NullPointerException for a null text
      */
     public static long parseTime(String text) {
+        Objects.requireNonNull(text, "text");
         return SnowfleetNative.parseIso8601(text);
     }
 }

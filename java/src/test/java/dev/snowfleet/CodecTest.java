@@ -20,6 +20,16 @@ class CodecTest {
     }
 
     @Test
+    void aTimePastYear9999IsAnInstantWrittenAsTheCliWritesIt() {
+        Decoded d = Snowfleet.decode(Long.MAX_VALUE, Layout.parse("52.0.11@0"));
+        assertEquals((1L << 52) - 1, d.timestampMs());
+        // The core's form for a year RFC 3339 cannot express (snowfleet decode, layout).
+        assertEquals("+144683-05-23T16:29:30.495Z", d.instant().toString());
+        assertThrows(InvalidArgumentException.class,
+                () -> Snowfleet.parseTime("+144683-05-23T16:29:30.495Z"));
+    }
+
+    @Test
     void composeSplitTwitter() {
         long id = Snowfleet.compose(1700000000000L, 7, 13, 4095, Layout.TWITTER);
         Decoded d = Snowfleet.decode(id, Layout.TWITTER);
