@@ -688,7 +688,11 @@ bool run_argument(const json& c) {
   }
   if (op == "fields") {
     const std::string record = args.at("record").at("text");
-    const std::string name = record == "stats" || record == "status" || record == "layout" ? record : "generator";
+    // A UUIDv7 generator's records are the same structs (snowfleet_uuid7_stats / _status).
+    const std::string name = record == "stats" || record == "uuid7_stats"     ? "stats"
+                             : record == "status" || record == "uuid7_status" ? "status"
+                             : record == "layout"                             ? "layout"
+                                                                              : "generator";
     json names = json::array();
     for (size_t i = 0; const char* f = snowfleet_field_name(name.c_str(), i); ++i) names.push_back(f);
     check_eq(names, expect.at("names"), "names");
