@@ -17,7 +17,7 @@ namespace snowfleet {
 using detail::kClosedToken;
 using detail::kNsPerMs;
 
-Stats Generator::stats() const noexcept {
+Stats GeneratorCore::stats() const noexcept {
   Stats st;
   st.ids_issued = ids_issued_.load(std::memory_order_relaxed);
   st.rewinds_seen = rewinds_seen_.load(std::memory_order_relaxed);
@@ -33,7 +33,7 @@ Stats Generator::stats() const noexcept {
   return st;
 }
 
-Status Generator::status() {
+Status GeneratorCore::status() {
   const uint64_t before = usable_token_.load(std::memory_order_acquire);
   if (leased_ && before != kClosedToken && before != detail::fork_generation()) {
     // A forked child's first look: claim now, as a call would.
@@ -117,7 +117,7 @@ Status Generator::status() {
   return st;
 }
 
-int64_t Generator::drift_ms() {
+int64_t GeneratorCore::drift_ms() {
   int64_t wall_ns;
   const int64_t s = current_state();
   const int64_t now = read_elapsed_ms_exact(&wall_ns);

@@ -20,7 +20,7 @@ using detail::kNsPerMs;
 // ends of the layout's window, the mark limit, the lease deadline, CAS races. One deadline
 // on the monotonic clock, set at the first wait, bounds how long the call waits for a clock
 // that does not move forward.
-Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
+GeneratorCore::Run GeneratorCore::reserve_slow(int64_t want, Reading r) {
   const int bits = layout_.sequence_bits();
   const int64_t epoch = layout_.epoch_ms();
   if (r.elided) {
