@@ -15,9 +15,10 @@
 namespace snowfleet {
 
 namespace detail {
-class NodeLease;   // core/src/mint/node_lease.hpp
-class IdSpace;     // core/src/mint/id_space.hpp
-class MarkKeeper;  // core/src/mint/mark_keeper.hpp
+class NodeLease;      // core/src/mint/node_lease.hpp
+class IdSpace;        // core/src/mint/id_space.hpp
+class MarkKeeper;     // core/src/mint/mark_keeper.hpp
+class GeneratorCore;  // below
 }  // namespace detail
 
 /// A thread-safe id generator. The hot path is one wall-clock read and one CAS on a
@@ -39,6 +40,13 @@ class Generator {
   ~Generator();
   Generator(const Generator&) = delete;
   Generator& operator=(const Generator&) = delete;
+  /// Takes over `other`'s node id, lease, id space and counters. `other` is left closed:
+  /// its calls throw kGeneratorClosed saying it was moved from, stats() is all zero,
+  /// status() names the move, node_id() is -1.
+  Generator(Generator&& other) noexcept;
+  /// Closes this generator (as close() does: a leased node id is released) and takes
+  /// over `other`'s, which is left as by the move constructor.
+  Generator& operator=(Generator&& other) noexcept;
 
   /// The next id. Throws kClockMovedBackwards, kTimestampOutOfRange, kForkDetected,
   /// kGeneratorClosed, and with a leased node id kLeaseLost. On a throw the state is
@@ -68,13 +76,13 @@ class Generator {
   /// max(0, last issued ms - wall clock now): how far ahead the generator runs.
   int64_t drift_ms();
 
-  const Layout& layout() const noexcept { return layout_; }
+  const Layout& layout() const noexcept;
   /// The node id in every id. In a forked child of a leased generator: the parent's until
   /// the child's first call (or status()) claims a slot of its own.
-  int64_t node_id() const noexcept { return node_id_; }
-  Mode mode() const noexcept { return mode_; }
-  double max_wait_ms() const noexcept { return max_wait_ms_; }
-  int64_t max_drift_ms() const noexcept { return max_drift_ms_; }
+  int64_t node_id() const noexcept;
+  Mode mode() const noexcept;
+  double max_wait_ms() const noexcept;
+  int64_t max_drift_ms() const noexcept;
 
   /// Stops the generator. With a leased node id it first persists the last issued
   /// millisecond as the slot's mark (so a restart need not wait out the reservation made
@@ -86,10 +94,45 @@ class Generator {
 
  private:
   friend class Uuid7Generator;
+  Generator(GeneratorOptions options, bool uuid7);
+  detail::GeneratorCore& core() const;
+  [[noreturn]] static void throw_moved_from();
+
+  // On the heap, so that the generator can move: the mark keeper's thread keeps addresses
+  // inside it. Null once moved from.
+  std::unique_ptr<detail::GeneratorCore> core_;
+};
+
+namespace detail {
+
+/// What a Generator owns: its state and the algorithm. Not for direct use; each call is
+/// documented at Generator's.
+class GeneratorCore {
+ public:
   /// `uuid7`: a Uuid7Generator's inner generator, in an id space apart from every
   /// Snowflake generator's (see detail::IdSpace).
-  Generator(GeneratorOptions options, bool uuid7);
+  GeneratorCore(GeneratorOptions options, bool uuid7);
+  ~GeneratorCore();
+  GeneratorCore(const GeneratorCore&) = delete;
+  GeneratorCore& operator=(const GeneratorCore&) = delete;
 
+  int64_t next_id();
+  void next_ids(int64_t* out, size_t n);
+  std::vector<int64_t> next_ids(size_t n);
+  static constexpr size_t kMaxBatch = Generator::kMaxBatch;
+  size_t batch_size(int64_t n) const;
+  Stats stats() const noexcept;
+  Status status();
+  int64_t drift_ms();
+  const Layout& layout() const noexcept { return layout_; }
+  int64_t node_id() const noexcept { return node_id_; }
+  Mode mode() const noexcept { return mode_; }
+  double max_wait_ms() const noexcept { return max_wait_ms_; }
+  int64_t max_drift_ms() const noexcept { return max_drift_ms_; }
+  void close() noexcept;
+  bool closed() const noexcept;
+
+ private:
   struct Run {
     int64_t first;  // packed (elapsed_ms << sequence_bits | sequence) of the first id
     int64_t count;
@@ -177,5 +220,16 @@ class Generator {
   std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0}, ms_borrowed_{0},
       mark_writes_{0}, lease_refusals_{0}, mark_write_failures_{0}, lease_renewal_failures_{0};
 };
+
+}  // namespace detail
+
+// The calls every id goes through, inline: one load and test on top of the core's call.
+inline detail::GeneratorCore& Generator::core() const {
+  if (!core_) throw_moved_from();
+  return *core_;
+}
+inline int64_t Generator::next_id() { return core().next_id(); }
+inline void Generator::next_ids(int64_t* out, size_t n) { core().next_ids(out, n); }
+inline size_t Generator::batch_size(int64_t n) const { return core().batch_size(n); }
 
 }  // namespace snowfleet

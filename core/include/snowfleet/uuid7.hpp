@@ -123,6 +123,11 @@ class Uuid7Generator {
   ~Uuid7Generator();
   Uuid7Generator(const Uuid7Generator&) = delete;
   Uuid7Generator& operator=(const Uuid7Generator&) = delete;
+  /// Takes over `other`'s state and counters. `other` is left closed: its calls throw
+  /// kGeneratorClosed saying it was moved from, stats() is all zero, status() names the move.
+  Uuid7Generator(Uuid7Generator&& other) noexcept;
+  /// Closes this generator and takes over `other`'s, which is left as by the move constructor.
+  Uuid7Generator& operator=(Uuid7Generator&& other) noexcept;
 
   /// The next UUIDv7. Throws what Generator::next_id throws (kClockMovedBackwards,
   /// kTimestampOutOfRange before 1970 or after 10889, kGeneratorClosed), never kForkDetected.
@@ -153,12 +158,13 @@ class Uuid7Generator {
   Uuid make(int64_t packed, uint64_t random, detail::ThreadState& t) noexcept;
   uint64_t draw(detail::ThreadState& t);
   std::unique_lock<std::mutex> lock() const;
+  void take(Uuid7Generator& other) noexcept;
 
   Uuid7Options options_;
   bool system_random_;
   uint64_t key_[2];
   uint64_t uid_;  // tells generators apart in the per-thread seed cache
-  std::atomic<Generator*> gen_{nullptr};
+  std::atomic<Generator*> gen_{nullptr};  // null once moved from
   std::atomic<uint64_t> generation_{0};                 // the fork generation gen_ was made in
   mutable std::mutex mu_;                               // guards generators_ and a replacement
   mutable std::atomic<uint64_t> mu_generation_{0};      // the fork generation mu_ was built in

@@ -1,12 +1,14 @@
 // The generator's life cycle: options, the id space it mints in, the lease and its mark
-// keeper, close(). Forked children: generator_fork.cc; stats() and status():
+// keeper, close(), moves. Forked children: generator_fork.cc; stats() and status():
 // generator_status.cc; minting: mint.cc (the fast path), mint_slow.cc and mint_wait.cc.
 #include <pthread.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "base/internal.hpp"
 #include "base/quote.hpp"
@@ -56,9 +58,7 @@ Mode parse_mode(std::string_view text) {
   bad("mode must be 'strict' or 'monotonic', got " + detail::quote(text));
 }
 
-Generator::Generator(GeneratorOptions o) : Generator(std::move(o), false) {}
-
-Generator::Generator(GeneratorOptions o, bool uuid7)
+GeneratorCore::GeneratorCore(GeneratorOptions o, bool uuid7)
     : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks), uuid7_(uuid7) {
   if (mode_ != Mode::kStrict && mode_ != Mode::kMonotonic)
     bad("mode must be strict (0) or monotonic (1), got " + std::to_string(static_cast<int>(mode_)));
@@ -91,7 +91,7 @@ Generator::Generator(GeneratorOptions o, bool uuid7)
 // Takes the node id (claiming a slot for a leased source) and its id space, and for a
 // lease starts the mark keeper. The constructor's work, and a forked child's re-claim
 // (whose `floor_state`, the state inherited from the parent, the new space starts after).
-void Generator::attach(int64_t node_id, int64_t floor_state) {
+void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
   if (node_source_.empty()) {
     if (node_id < 0 || node_id > layout_.max_node_id())
       bad("node_id must be in [0, " + std::to_string(layout_.max_node_id()) + "] for layout " +
@@ -159,9 +159,9 @@ void Generator::attach(int64_t node_id, int64_t floor_state) {
 }
 
 
-Generator::~Generator() { close(); }
+GeneratorCore::~GeneratorCore() { close(); }
 
-void Generator::close() noexcept {
+void GeneratorCore::close() noexcept {
   // In a forked process a re-claim (another thread's call) may be replacing the lease and
   // the id space: wait for it, so that it neither sees them half-made nor undoes the close.
   std::unique_lock<std::mutex> revive;
@@ -187,7 +187,7 @@ void Generator::close() noexcept {
   space_->close(false, 0);
 }
 
-void Generator::close_leased() noexcept {
+void GeneratorCore::close_leased() noexcept {
   // In a forked child only this thread exists: close_mu_ may have been copied locked.
   const bool forked_child = created_token_ != detail::fork_generation();
   std::unique_lock<std::mutex> lock(close_mu_, std::defer_lock);
@@ -245,11 +245,11 @@ void Generator::close_leased() noexcept {
   lease_->release();
 }
 
-bool Generator::closed() const noexcept {
+bool GeneratorCore::closed() const noexcept {
   return usable_token_.load(std::memory_order_acquire) == kClosedToken;
 }
 
-void Generator::throw_unusable() const {
+void GeneratorCore::throw_unusable() const {
   if (closed())
     throw Error(ErrorKind::kGeneratorClosed,
                 "generator for node " + std::to_string(node_id_) + " is closed");
@@ -263,7 +263,7 @@ void Generator::throw_unusable() const {
 
 // "generator for node 37 of layout 41.10.12@1704067200000 (strict, leased from
 // local:/run/ids slot 37)": names this generator in another one's refusal.
-std::string Generator::describe() const {
+std::string GeneratorCore::describe() const {
   std::string d = "generator for node " + std::to_string(node_id_) + " of layout " +
                   layout_.to_string() + " (" + mode_name(mode_);
   if (lease_) d += ", leased from " + lease_->where();
@@ -273,34 +273,34 @@ std::string Generator::describe() const {
 
 // "1737747358021 (2025-01-24T19:35:58.021Z) persisted in local:/run/ids slot 7": the
 // claimed mark, for messages.
-std::string Generator::mark_text() const {
+std::string GeneratorCore::mark_text() const {
   const int64_t ms = (initial_state_ >> layout_.sequence_bits()) + layout_.epoch_ms();
   return std::to_string(ms) + " (" + format_iso8601(ms) + ") persisted in " +
          (lease_ ? lease_->where() : std::string("the node source"));
 }
 
-int64_t Generator::current_state() const noexcept {
+int64_t GeneratorCore::current_state() const noexcept {
   const int64_t s = state_->load(std::memory_order_acquire);
   return s == kClosedState ? closed_state_.load(std::memory_order_relaxed) : s;
 }
 
-int64_t Generator::monotonic_now() const {
+int64_t GeneratorCore::monotonic_now() const {
   return system_clock_ ? detail::monotonic_ns() : clock_->monotonic_ns();
 }
 
 // True when the lease's local deadline has passed on the generator's monotonic clock.
-bool Generator::past_deadline() const {
+bool GeneratorCore::past_deadline() const {
   return monotonic_now() > deadline_->load(std::memory_order_acquire);
 }
 
 // True within kFenceMarginNs of the deadline (or past it): from then on every call checks
 // the deadline exactly, none trusts the check made at its millisecond's first call.
-bool Generator::near_deadline() const {
+bool GeneratorCore::near_deadline() const {
   return detail::saturating_add(monotonic_now(), detail::kFenceMarginNs) >
          deadline_->load(std::memory_order_acquire);
 }
 
-void Generator::throw_lease_lost() {
+void GeneratorCore::throw_lease_lost() {
   lease_refusals_.fetch_add(1, std::memory_order_relaxed);
   std::string msg = "node " + std::to_string(node_id_) + ": ";
   if (lease_->lost()) {
@@ -317,7 +317,7 @@ void Generator::throw_lease_lost() {
   throw Error(ErrorKind::kLeaseLost, msg);
 }
 
-size_t Generator::batch_size(int64_t n) const {
+size_t GeneratorCore::batch_size(int64_t n) const {
   const uint64_t token = usable_token_.load(std::memory_order_acquire);
   // A leased generator in a forked child re-claims in the call itself (revive_or_throw).
   if (token != detail::fork_generation() && (token == kClosedToken || !leased_))
@@ -327,5 +327,56 @@ size_t Generator::batch_size(int64_t n) const {
         std::to_string(n));
   return static_cast<size_t>(n);
 }
+
+Generator::Generator(GeneratorOptions o) : Generator(std::move(o), false) {}
+
+Generator::Generator(GeneratorOptions o, bool uuid7)
+    : core_(std::make_unique<GeneratorCore>(std::move(o), uuid7)) {}
+
+Generator::~Generator() = default;
+
+Generator::Generator(Generator&& other) noexcept = default;
+
+Generator& Generator::operator=(Generator&& other) noexcept {
+  // Destroying our core closes it, releasing a leased node id, before other's is ours.
+  if (this != &other) core_ = std::move(other.core_);
+  return *this;
+}
+
+void Generator::throw_moved_from() {
+  throw Error(ErrorKind::kGeneratorClosed,
+              "generator is closed: it was moved from (its node id and state went to the "
+              "generator it was moved into)");
+}
+
+std::vector<int64_t> Generator::next_ids(size_t n) { return core().next_ids(n); }
+
+Stats Generator::stats() const noexcept { return core_ ? core_->stats() : Stats{}; }
+
+Status Generator::status() {
+  if (core_) return core_->status();
+  Status st;
+  st.node_id = -1;
+  st.reason = "generator is closed: it was moved from";
+  return st;
+}
+
+int64_t Generator::drift_ms() { return core().drift_ms(); }
+
+const Layout& Generator::layout() const noexcept {
+  static const Layout none;
+  return core_ ? core_->layout() : none;
+}
+
+int64_t Generator::node_id() const noexcept { return core_ ? core_->node_id() : -1; }
+Mode Generator::mode() const noexcept { return core_ ? core_->mode() : Mode::kStrict; }
+double Generator::max_wait_ms() const noexcept { return core_ ? core_->max_wait_ms() : 0; }
+int64_t Generator::max_drift_ms() const noexcept { return core_ ? core_->max_drift_ms() : 0; }
+
+void Generator::close() noexcept {
+  if (core_) core_->close();
+}
+
+bool Generator::closed() const noexcept { return !core_ || core_->closed(); }
 
 }  // namespace snowfleet

@@ -43,7 +43,7 @@ std::unique_lock<std::mutex> lock_revive(const WaitHooks& hooks) {
 void register_fork_handlers() {
   // Once, before the first generator exists: a child forked after that sees a new
   // generation, so every generator it inherited refuses to mint (or, leased, claims a
-  // slot of its own first: Generator::revive_or_throw).
+  // slot of its own first: GeneratorCore::revive_or_throw).
   static const int registered = pthread_atfork(nullptr, nullptr, [] {
     g_fork_generation.fetch_add(1, std::memory_order_relaxed);
     new (g_revive_mu_storage) std::mutex();
@@ -62,7 +62,7 @@ using detail::kClosedToken;
 // comes first, and mints from there: pre-fork servers (gunicorn --preload, Celery,
 // multiprocessing) make the generator in the parent. The parent's slot, lease, keeper
 // thread and id space stay the parent's: this process only drops its references.
-void Generator::revive_or_throw() {
+void GeneratorCore::revive_or_throw() {
   if (!leased_) throw_unusable();
   const std::unique_lock<std::mutex> lock = detail::lock_revive(hooks_);
   const uint64_t generation = detail::fork_generation();

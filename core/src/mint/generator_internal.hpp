@@ -63,8 +63,10 @@ class HooksReleased {
 
 }  // namespace detail
 
+using detail::GeneratorCore;
+
 // Counts a reserved run (and, in monotonic mode, the milliseconds it borrowed ahead).
-inline void Generator::account(int64_t before, const Run& run, int64_t now) noexcept {
+inline void GeneratorCore::account(int64_t before, const Run& run, int64_t now) noexcept {
   ids_issued_.fetch_add(static_cast<uint64_t>(run.count), std::memory_order_relaxed);
   if (mode_ == Mode::kMonotonic) {
     // Borrowing happens only at a sequence overflow, so this add is rare.
@@ -76,7 +78,7 @@ inline void Generator::account(int64_t before, const Run& run, int64_t now) noex
   }
 }
 
-inline void Generator::check_usable() const {
+inline void GeneratorCore::check_usable() const {
   // One load and compare per call: the fork generation moves in a forked child, the
   // token moves to kClosedToken on close().
   if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) throw_unusable();

@@ -17,7 +17,7 @@ namespace snowfleet {
 using detail::kClosedToken;
 using detail::kNsPerMs;
 
-Stats Generator::stats() const noexcept {
+Stats GeneratorCore::stats() const noexcept {
   Stats st;
   st.ids_issued = ids_issued_.load(std::memory_order_relaxed);
   st.rewinds_seen = rewinds_seen_.load(std::memory_order_relaxed);
@@ -33,7 +33,7 @@ Stats Generator::stats() const noexcept {
   return st;
 }
 
-Status Generator::status() {
+Status GeneratorCore::status() {
   const uint64_t before = usable_token_.load(std::memory_order_acquire);
   if (leased_ && before != kClosedToken && before != detail::fork_generation()) {
     // A forked child's first look: claim now, as a call would.
@@ -72,7 +72,7 @@ Status Generator::status() {
 }
 
 // The lease's part of a status (a leased generator), from the state `s`.
-void Generator::lease_status(Status* st, int64_t s, uint64_t token) {
+void GeneratorCore::lease_status(Status* st, int64_t s, uint64_t token) {
   const int bits = layout_.sequence_bits();
   st->mark_ms = lease_->mark_ms();
   // Against the later of the wall clock and the state word (which starts at the claimed
@@ -94,7 +94,7 @@ void Generator::lease_status(Status* st, int64_t s, uint64_t token) {
 
 // Why the next call would refuse (empty when it would not), first reason first. The
 // comparisons stay in ms: `ahead` is within +-2^53 (see status()).
-std::string Generator::status_reason(const Status& st, uint64_t token, int64_t s,
+std::string GeneratorCore::status_reason(const Status& st, uint64_t token, int64_t s,
                                      int64_t now) const {
   if (token == kClosedToken) return "generator is closed";
   if (token != detail::fork_generation()) return "generator was created before fork()";
@@ -113,7 +113,7 @@ std::string Generator::status_reason(const Status& st, uint64_t token, int64_t s
 
 // Why the clock and the state `s` would make the next call refuse (empty when they would
 // not).
-std::string Generator::clock_reason(int64_t s, int64_t now) const {
+std::string GeneratorCore::clock_reason(int64_t s, int64_t now) const {
   const int64_t ahead = s < 0 ? 0 : (s >> layout_.sequence_bits()) - now;
   const int64_t wait_ms = max_wait_ns_ / kNsPerMs;  // ahead * 1e6 > max_wait_ns <=> this
   const bool strict = mode_ == Mode::kStrict;
@@ -132,7 +132,7 @@ std::string Generator::clock_reason(int64_t s, int64_t now) const {
   return std::string();
 }
 
-int64_t Generator::drift_ms() {
+int64_t GeneratorCore::drift_ms() {
   int64_t wall_ns;
   const int64_t s = current_state();
   const int64_t now = read_elapsed_ms_exact(&wall_ns);

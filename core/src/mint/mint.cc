@@ -27,14 +27,14 @@ using detail::kNsPerMs;
 // Wall clock in ms since the layout's epoch. For the system clock this may be answered
 // from the TSC window (*elided = true, *wall_ns untouched); otherwise *wall_ns holds the
 // exact reading, which decides how long a wait must sleep.
-inline int64_t Generator::read_elapsed_ms(bool* elided, int64_t* wall_ns) {
+inline int64_t GeneratorCore::read_elapsed_ms(bool* elided, int64_t* wall_ns) {
   if (system_clock_) return detail::system_wall_ms(elided, wall_ns) - layout_.epoch_ms();
   *elided = false;
   *wall_ns = clock_->wall_ns();
   return detail::floor_div(*wall_ns, kNsPerMs) - layout_.epoch_ms();
 }
 
-int64_t Generator::read_elapsed_ms_exact(int64_t* wall_ns) {
+int64_t GeneratorCore::read_elapsed_ms_exact(int64_t* wall_ns) {
   *wall_ns = clock_->wall_ns();
   return detail::floor_div(*wall_ns, kNsPerMs) - layout_.epoch_ms();
 }
@@ -43,7 +43,7 @@ int64_t Generator::read_elapsed_ms_exact(int64_t* wall_ns) {
 // called, so that the next call of the millisecond takes the slow path and checks again).
 // `high` must have been loaded before the clock was read, so a concurrent thread's newer
 // reading cannot look like a rewind.
-void Generator::note_wall(int64_t now, int64_t high) noexcept {
+void GeneratorCore::note_wall(int64_t now, int64_t high) noexcept {
   if (now > high) {
     while (now > high && !wall_high_.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
     }
@@ -89,7 +89,7 @@ __attribute__((always_inline)) inline bool fast_run(bool strict, int bits, int64
 
 }  // namespace
 
-inline Generator::Run Generator::reserve(int64_t want) {
+inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
   const int bits = layout_.sequence_bits();
   for (;;) {
     int64_t s = state_->load(std::memory_order_acquire);
@@ -137,17 +137,17 @@ inline Generator::Run Generator::reserve(int64_t want) {
 // Out of line and cold: re-claims (or throws), then starts over. Called as a tail call so
 // the fast path's loop does not have to keep its values across a call that may rewrite the
 // generator (4 instructions per id when it was an in-loop call).
-__attribute__((noinline, cold)) Generator::Run Generator::reserve_revived(int64_t want) {
+__attribute__((noinline, cold)) GeneratorCore::Run GeneratorCore::reserve_revived(int64_t want) {
   revive_or_throw();
   return reserve(want);
 }
 
-int64_t Generator::next_id() {
+int64_t GeneratorCore::next_id() {
   const Run r = reserve(1);
   return id_of(r.first);
 }
 
-void Generator::next_ids(int64_t* out, size_t n) {
+void GeneratorCore::next_ids(int64_t* out, size_t n) {
   // Closed or forked first, whatever n is; a size_t above INT64_MAX is a negative count
   // converted on the way in: report it so.
   batch_size(static_cast<int64_t>(n));
@@ -166,7 +166,7 @@ void Generator::next_ids(int64_t* out, size_t n) {
   }
 }
 
-std::vector<int64_t> Generator::next_ids(size_t n) {
+std::vector<int64_t> GeneratorCore::next_ids(size_t n) {
   batch_size(static_cast<int64_t>(n));
   std::vector<int64_t> v(n);
   next_ids(v.data(), n);

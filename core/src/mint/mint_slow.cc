@@ -25,9 +25,9 @@ using detail::SlowWait;
 // One call: a state and a clock reading taken after it, carried from decision to decision.
 // One deadline on the clock's monotonic time, set at the first wait, bounds how long the
 // call waits for a clock that does not move forward.
-class Generator::SlowCall {
+class GeneratorCore::SlowCall {
  public:
-  SlowCall(Generator& g, int64_t want, Reading r)
+  SlowCall(GeneratorCore& g, int64_t want, Reading r)
       : g_(g), want_(want), r_(r), keeper_budget_ns_(g.budget_ns_) {}
 
   Run run() {
@@ -42,7 +42,7 @@ class Generator::SlowCall {
   }
 
  private:
-  Generator& g_;
+  GeneratorCore& g_;
   const int64_t want_;
   Reading r_;
   bool waited_ = false;
@@ -291,7 +291,7 @@ class Generator::SlowCall {
 // The complete algorithm, from a state and a clock reading taken after it. It handles
 // every case the fast path declines: rewinds, a spent millisecond, the drift limit, the
 // ends of the layout's window, the mark limit, the lease deadline, CAS races.
-Generator::Run Generator::reserve_slow(int64_t want, Reading r) {
+GeneratorCore::Run GeneratorCore::reserve_slow(int64_t want, Reading r) {
   return SlowCall(*this, want, r).run();
 }
 

@@ -88,6 +88,36 @@ std::unique_lock<std::mutex> Uuid7Generator::lock() const {
 
 Uuid7Generator::~Uuid7Generator() = default;
 
+Uuid7Generator::Uuid7Generator(Uuid7Generator&& other) noexcept : system_random_(false), uid_(0) {
+  key_[0] = key_[1] = 0;
+  mu_generation_.store(detail::fork_generation(), std::memory_order_relaxed);
+  take(other);
+}
+
+Uuid7Generator& Uuid7Generator::operator=(Uuid7Generator&& other) noexcept {
+  if (this != &other) {
+    close();
+    take(other);  // destroys the generators this one had
+  }
+  return *this;
+}
+
+// Moves other's generators here and leaves other closed, with none (gen_ null).
+void Uuid7Generator::take(Uuid7Generator& other) noexcept {
+  const std::unique_lock<std::mutex> held = other.lock();
+  options_ = other.options_;
+  system_random_ = other.system_random_;
+  key_[0] = other.key_[0];
+  key_[1] = other.key_[1];
+  uid_ = other.uid_;
+  generators_ = std::move(other.generators_);
+  other.generators_.clear();
+  generation_.store(other.generation_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  closed_.store(other.closed_.exchange(true, std::memory_order_acq_rel),
+                std::memory_order_release);
+  gen_.store(other.gen_.exchange(nullptr, std::memory_order_acq_rel), std::memory_order_release);
+}
+
 // SipHash once per millisecond, generator and thread, not once per UUID.
 uint64_t Uuid7Generator::seed_of(int64_t ms, detail::ThreadState& t) noexcept {
   if (t.seed_uid != uid_ || t.seed_ms != ms) {
@@ -115,7 +145,11 @@ inline uint64_t Uuid7Generator::draw(detail::ThreadState& t) {
   return r;
 }
 
-Generator& Uuid7Generator::current() { return *gen_.load(std::memory_order_acquire); }
+Generator& Uuid7Generator::current() {
+  Generator* const g = gen_.load(std::memory_order_acquire);
+  if (!g) throw Error(ErrorKind::kGeneratorClosed, "UUIDv7 generator is closed: it was moved from");
+  return *g;
+}
 
 // The inner generator refused with kForkDetected: this process is a forked child. Its
 // node is not the point of a UUID (the random bits are, and they are drawn afresh in the
@@ -136,8 +170,9 @@ Generator& Uuid7Generator::replace_after_fork() {
 
 Uuid Uuid7Generator::next() {
   int64_t packed;
+  Generator& g = current();
   try {
-    packed = current().next_id();
+    packed = g.next_id();
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::kGeneratorClosed && closed())
       throw Error(ErrorKind::kGeneratorClosed, "UUIDv7 generator is closed");
@@ -149,8 +184,9 @@ Uuid Uuid7Generator::next() {
 }
 
 size_t Uuid7Generator::batch_size(int64_t n) {
+  Generator& g = current();
   try {
-    return current().batch_size(n);
+    return g.batch_size(n);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::kGeneratorClosed && closed())
       throw Error(ErrorKind::kGeneratorClosed, "UUIDv7 generator is closed");
@@ -204,6 +240,11 @@ Stats Uuid7Generator::stats() const noexcept {
 }
 
 Status Uuid7Generator::status() {
+  if (!gen_.load(std::memory_order_acquire)) {
+    Status st;
+    st.reason = "UUIDv7 generator is closed: it was moved from";
+    return st;
+  }
   if (generation_.load(std::memory_order_relaxed) != detail::fork_generation() && !closed())
     return replace_after_fork().status();
   return current().status();
