@@ -220,6 +220,8 @@ func formatNamed(name any) Format {
 		return Base32Format
 	case "base62":
 		return Base62Format
+	case "any":
+		return AnyFormat
 	}
 	return DecimalFormat
 }

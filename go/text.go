@@ -13,6 +13,9 @@ const (
 	DecimalFormat Format = 0 // decimal digits
 	Base32Format  Format = 1 // 13 characters, Crockford's alphabet
 	Base62Format  Format = 2 // 11 characters
+	// AnyFormat parses whichever of the three a text is in (all digits: decimal; else 13
+	// characters base32, 11 base62). FormatID refuses it.
+	AnyFormat Format = 3
 )
 
 // FormatID writes id in that text form.

@@ -159,7 +159,10 @@ snowfleet_result snowfleet_compose_node(const char* layout, int64_t timestamp_ms
 typedef enum snowfleet_id_format {
   SNOWFLEET_DECIMAL = 0,
   SNOWFLEET_BASE32 = 1,
-  SNOWFLEET_BASE62 = 2
+  SNOWFLEET_BASE62 = 2,
+  /* Parse only: whichever of the three the text is in (all digits: decimal; else 13
+   * characters base32, 11 base62). Formatting with it is SNOWFLEET_INVALID_ARGUMENT. */
+  SNOWFLEET_ANY = 3
 } snowfleet_id_format;
 #define SNOWFLEET_ID_TEXT_MAX 24
 

@@ -206,7 +206,10 @@ void run_time(const json& c) {
 }
 
 int32_t format_named(const std::string& name) {
-  return name == "base32" ? SNOWFLEET_BASE32 : name == "base62" ? SNOWFLEET_BASE62 : SNOWFLEET_DECIMAL;
+  return name == "base32"   ? SNOWFLEET_BASE32
+         : name == "base62" ? SNOWFLEET_BASE62
+         : name == "any"    ? SNOWFLEET_ANY
+                            : SNOWFLEET_DECIMAL;
 }
 
 void run_text(const json& c) {

@@ -44,9 +44,10 @@ IdFormat format_of(int32_t format) {
     case SNOWFLEET_DECIMAL: return IdFormat::kDecimal;
     case SNOWFLEET_BASE32: return IdFormat::kBase32;
     case SNOWFLEET_BASE62: return IdFormat::kBase62;
+    case SNOWFLEET_ANY: return IdFormat::kAny;
   }
   capi::invalid("format " + std::to_string(format) +
-                " is not an id format (0 decimal, 1 base32, 2 base62)");
+                " is not an id format (0 decimal, 1 base32, 2 base62, 3 any)");
 }
 
 const std::vector<FieldInfo>* fields_of(std::string_view record) {

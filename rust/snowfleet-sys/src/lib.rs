@@ -37,6 +37,7 @@ pub const SNOWFLEET_UUID_TEXT_MAX: usize = 37;
 pub const SNOWFLEET_DECIMAL: i32 = 0;
 pub const SNOWFLEET_BASE32: i32 = 1;
 pub const SNOWFLEET_BASE62: i32 = 2;
+pub const SNOWFLEET_ANY: i32 = 3;
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -480,6 +481,6 @@ pub mod probe {
     extern "C" {
         pub static sfsys_sizes: [usize; 13];
         pub static sfsys_offsets: [usize; 14];
-        pub static sfsys_constants: [i64; 10];
+        pub static sfsys_constants: [i64; 11];
     }
 }

@@ -58,6 +58,7 @@ fn constants_match_the_header() {
         SNOWFLEET_DECIMAL as i64,
         SNOWFLEET_BASE32 as i64,
         SNOWFLEET_BASE62 as i64,
+        SNOWFLEET_ANY as i64,
     ];
     assert_eq!(rust, unsafe { probe::sfsys_constants });
 }

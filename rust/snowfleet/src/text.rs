@@ -13,6 +13,9 @@ pub enum Encoding {
     Base32,
     /// 11 characters, `0-9A-Za-z`.
     Base62,
+    /// Parse only: whichever of the three a text is in (all digits: decimal; else 13
+    /// characters base32, 11 base62). [`format_id`] refuses it.
+    Any,
 }
 
 impl Encoding {
@@ -21,6 +24,7 @@ impl Encoding {
             Encoding::Decimal => sys::SNOWFLEET_DECIMAL,
             Encoding::Base32 => sys::SNOWFLEET_BASE32,
             Encoding::Base62 => sys::SNOWFLEET_BASE62,
+            Encoding::Any => sys::SNOWFLEET_ANY,
         }
     }
 }

@@ -222,6 +222,7 @@ fn encoding(name: &str) -> Encoding {
     match name {
         "base32" => Encoding::Base32,
         "base62" => Encoding::Base62,
+        "any" => Encoding::Any,
         _ => Encoding::Decimal,
     }
 }
