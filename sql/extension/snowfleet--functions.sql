@@ -31,6 +31,8 @@ CREATE FUNCTION snowfleet.parse_base62(text text) RETURNS bigint
 AS 'MODULE_PATHNAME', 'snowfleet_parse_base62' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowfleet.format_base62(id bigint) RETURNS text
 AS 'MODULE_PATHNAME', 'snowfleet_format_base62' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowfleet.parse_id_text(text text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'snowfleet_parse_id_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION snowfleet.timestamp_ms(id bigint, layout text DEFAULT 'default') RETURNS bigint
 AS 'MODULE_PATHNAME', 'snowfleet_timestamp_ms' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

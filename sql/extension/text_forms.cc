@@ -1,5 +1,5 @@
 // The text forms: layout and layout_text, parse_id / format_id (decimal),
-// parse_base32 / format_base32, parse_base62 / format_base62.
+// parse_base32 / format_base32, parse_base62 / format_base62, parse_id_text (any of them).
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -76,6 +76,9 @@ SNOWFLEET_PG_FUNCTION(snowfleet_parse_base32) {
 }
 SNOWFLEET_PG_FUNCTION(snowfleet_format_base32) {
   PG_RETURN_DATUM(format_as(fcinfo, snowfleet::IdFormat::kBase32));
+}
+SNOWFLEET_PG_FUNCTION(snowfleet_parse_id_text) {
+  PG_RETURN_DATUM(parse_as(fcinfo, snowfleet::IdFormat::kAny));
 }
 SNOWFLEET_PG_FUNCTION(snowfleet_parse_base62) {
   PG_RETURN_DATUM(parse_as(fcinfo, snowfleet::IdFormat::kBase62));

@@ -611,6 +611,21 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   END
 $$;
 
+-- Parses an id in whichever text form it is (the CLI's decode rule): ASCII digits only are
+-- decimal whatever their length ('8000000000000' is never base32); else 13 characters are
+-- base32 and 11 base62.
+CREATE OR REPLACE FUNCTION snowfleet.parse_id_text(text text) RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE
+    WHEN text ~ '^[0-9]+$' THEN snowfleet.parse_id(text)
+    WHEN length(text) = 13 THEN snowfleet.parse_base32(text)
+    WHEN length(text) = 11 THEN snowfleet.parse_base62(text)
+    WHEN text IS NOT NULL THEN snowfleet._fail('INVALID_ARGUMENT', 'an id must be decimal digits, '
+      '13 characters of base32 or 11 of base62, got ' || snowfleet._quote(text) || ' (' ||
+      length(text) || ' characters)', NULL::bigint)
+  END
+$$;
+
 ------------------------------------------------------------------------------------------
 -- Reading an id. A NULL id or layout gives NULL; a negative id is refused once the layout
 -- has been read (`_given` parses it, so a malformed layout is the error named first).
@@ -749,7 +764,8 @@ $$;
 -- first AND last. slack_ms widens the upper bound only, never past the layout's last ms: a
 -- monotonic generator may stamp ids up to its max_drift_ms ahead of the wall clock, so pass
 -- that to find every id minted in the range (strict generators need none). The core's rules:
--- start in the window, end in (epoch, last ms + 1], end after start, slack >= 0.
+-- start in the window, end after start (an empty range is refused as such, [epoch, epoch)
+-- too), end in (epoch, last ms + 1], slack >= 0.
 CREATE OR REPLACE FUNCTION snowfleet.id_range_ms(start_ms bigint, end_ms bigint,
   slack_ms bigint DEFAULT 0, layout text DEFAULT 'default')
 RETURNS snowfleet.id_bounds LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -759,13 +775,13 @@ RETURNS snowfleet.id_bounds LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     WHEN start_ms < snowfleet._epoch(layout) OR start_ms > snowfleet._last_ms(layout) THEN
       ROW(snowfleet._outside('start_ms', start_ms, snowfleet._epoch(layout),
                              snowfleet._last_ms(layout), layout), NULL::bigint)::snowfleet.id_bounds
-    WHEN end_ms <= snowfleet._epoch(layout) OR end_ms > snowfleet._last_ms(layout) + 1 THEN
-      ROW(snowfleet._outside('end_ms', end_ms, snowfleet._epoch(layout) + 1,
-                             snowfleet._last_ms(layout) + 1, layout), NULL::bigint)::snowfleet.id_bounds
     WHEN end_ms <= start_ms THEN
       ROW(snowfleet._fail('INVALID_ARGUMENT', 'end_ms must be after start_ms (the range '
         '[start_ms, end_ms) is half-open), got start_ms=' || start_ms::text || ' and end_ms=' ||
         end_ms::text, NULL::bigint), NULL::bigint)::snowfleet.id_bounds
+    WHEN end_ms <= snowfleet._epoch(layout) OR end_ms > snowfleet._last_ms(layout) + 1 THEN
+      ROW(snowfleet._outside('end_ms', end_ms, snowfleet._epoch(layout) + 1,
+                             snowfleet._last_ms(layout) + 1, layout), NULL::bigint)::snowfleet.id_bounds
     WHEN slack_ms < 0 THEN
       ROW(snowfleet._fail('INVALID_ARGUMENT', 'slack_ms must be >= 0, got ' || slack_ms::text,
         NULL::bigint), NULL::bigint)::snowfleet.id_bounds
@@ -805,17 +821,25 @@ RETURNS anyelement LANGUAGE sql IMMUTABLE PARALLEL SAFE COST 1 AS $$
 $$;
 
 -- The core's parse_uuid error for a text that is not a UUID (36 characters 8-4-4-4-12 or 32
--- hex digits); positions and the length are in bytes, as the core counts them.
+-- hex digits); the length counts characters, and a non-ASCII character is named at its
+-- character position (every character before it is ASCII), as the core does.
 CREATE OR REPLACE FUNCTION snowfleet._not_uuid(t text, result_type anyelement)
 RETURNS anyelement LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $$
 DECLARE
   b bytea := convert_to(t, 'UTF8');
-  n integer := length(b);
+  n integer := length(t);
   why text;
   c integer;
 BEGIN
   IF n NOT IN (32, 36) THEN
     why := n || ' characters';
+  ELSIF octet_length(t) <> n THEN
+    FOR i IN 1 .. n LOOP
+      IF octet_length(substr(t, i, 1)) > 1 THEN
+        why := 'bad character ' || snowfleet._quote(substr(t, i, 1)) || ' at position ' || (i - 1);
+        EXIT;
+      END IF;
+    END LOOP;
   ELSE
     IF n = 36 THEN
       SELECT 'no ''-'' at position ' || p INTO why FROM unnest(ARRAY[8, 13, 18, 23]) p

@@ -56,6 +56,7 @@ LANGUAGE sql AS $$
     WHEN fn = 'parse_id' THEN '''141264821508263936''::text'
     WHEN fn = 'parse_base32' THEN '''03XEZKD8M4M00''::text'
     WHEN fn = 'parse_base62' THEN '''0AQzeOt0YV6''::text'
+    WHEN fn = 'parse_id_text' THEN '''0AQzeOt0YV6''::text'
   END
 $$;
 

@@ -8,7 +8,7 @@ of a real PostgreSQL, with psql, for one of two targets:
     python3 sql/postgresql/tests/conformance_runner.py --psql "psql -h HOST -p PORT -U USER DB" \\
         [--target extension] [--results OUT.json] [--same-as OTHER.json]
 
-Files and ops: codec.json, range.json, layout.json, text.json (base32/base62),
+Files and ops: codec.json, range.json, layout.json, text.json (base32/base62/any),
 time.json (parse_time_ms, and parse_time as a timestamptz), uuid7.json's decode cases
 (uuid7_decode and uuid7_timestamp of the text, and of the uuid), and arguments.json's
 decode and compose cases (the host forms SQL has: a bigint or a decimal text through
@@ -151,7 +151,9 @@ def q_layout(case):
 def q_text(case):
     form, op = case["encoding"], case["op"]
     if op == "parse":
-        return f"SELECT snowfleet.parse_{form}({lit(case['text'])})::text", "id"
+        # The "any" form is parse_id_text (whichever form the text is in).
+        fn = "parse_id_text" if form == "any" else f"parse_{form}"
+        return f"SELECT snowfleet.{fn}({lit(case['text'])})::text", "id"
     fmt = f"snowfleet.format_{form}({case['value']})"
     if op == "format":
         return f"SELECT {fmt}", "text"

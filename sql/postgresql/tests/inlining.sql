@@ -28,7 +28,7 @@ BEGIN
       'snowfleet.decode(id, ''41.5.5.12@1288834974657'')', '(snowfleet.decode(id)).node_id',
       'snowfleet.from_ms(id)', 'snowfleet.format_id(id)', 'snowfleet.format_base32(id)',
       'snowfleet.format_base62(id)', 'snowfleet.parse_id(s)', 'snowfleet.parse_base32(s)',
-      'snowfleet.parse_base62(s)', 'snowfleet.compose_ms(id, 1, 2)',
+      'snowfleet.parse_base62(s)', 'snowfleet.parse_id_text(s)', 'snowfleet.compose_ms(id, 1, 2)',
       'snowfleet.compose_split_ms(id, 1, 2, 3, ''twitter'')', 'snowfleet.compose(t, 1)',
       'snowfleet.min_id_ms(id)', 'snowfleet.max_id_ms(id)', 'snowfleet.min_id(t)',
       'snowfleet.max_id(t)', 'snowfleet.id_range_ms(id, id + 1, 5)', 'snowfleet.id_range(t, t)',
