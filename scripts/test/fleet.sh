@@ -5,9 +5,10 @@
 #   - starts a throw-away etcd (Debian's etcd-server) on free loopback ports in a temp dir;
 #   - runs the Catch2 fleet tests (local + [.etcd]), CLI checks, and the multi-process
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
-#     including Python, Node, Java and Go processes sharing one local registry (the packages
-#     are built first if missing, unless SNOWFLEET_FLEET_POLYGLOT=0), and the etcd claim
-#     storm (tests/fleet/storm_test.py, with those languages' storm workers too);
+#     including Python, Node, Java, Go and Rust processes sharing one local registry and one
+#     etcd prefix (the packages and the Go and Rust workers are built first if missing,
+#     unless SNOWFLEET_FLEET_POLYGLOT=0), and the etcd claim storm (tests/fleet/storm_test.py,
+#     with the Python, Node and Java storm workers too);
 #   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
 #     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
 #     network namespaces), every worker's history checked by history_check.py;
@@ -47,10 +48,10 @@ if [ "${SNOWFLEET_K8S:-0}" = only ]; then
   exit 0
 fi
 
-# The cross-language test needs the four packages: build whichever is missing, before
+# The cross-language tests need the five packages: build whichever is missing, before
 # our own build. SNOWFLEET_FLEET_POLYGLOT=0 skips it.
 if [ "${SNOWFLEET_FLEET_POLYGLOT:-1}" != 0 ]; then
-  section "fleet: Python, Node, Java and Go packages for the cross-language test"
+  section "fleet: Python, Node, Java, Go and Rust packages for the cross-language tests"
   . scripts/demo/fleet-demo/bindings.sh
   export FLEET_POLYGLOT=1
 fi

@@ -7,10 +7,14 @@ Run by scripts/test/fleet.sh. Environment:
                        outage_probe binary (tests/outage_probe.cc) is expected beside it
   SNOWFLEET_TEST_ETCD  host:port of a running etcd (the etcd tests fail without it)
   ETCD_BIN             etcd server binary, for the test that kills and restarts its own etcd
-  FLEET_POLYGLOT=1     also run the cross-language test, with FLEET_PY (a python that can
+  FLEET_POLYGLOT=1     also run the cross-language tests (Python, Node, Java, Go and Rust
+                       processes on one local registry, and on one etcd prefix when
+                       SNOWFLEET_TEST_ETCD is set), with FLEET_PY (a python that can
                        import snowfleet), FLEET_JAR and FLEET_JAVA (the jar and a java
-                       binary), FLEET_GO (go/internal/fleetworker built), and node with
-                       the addon built in this checkout
+                       binary), FLEET_GO (go/internal/fleetworker built), FLEET_RUST
+                       (rust/snowfleet/examples/fleet_worker.rs built), and node with the
+                       addon built in this checkout (scripts/demo/fleet-demo/bindings.sh
+                       builds them all)
 """
 import os
 import re
@@ -39,6 +43,8 @@ def polyglot_cmd(lang, source, seconds, layout):
         return ["node", os.path.join(DEMO, "worker.js"), source, str(seconds), layout]
     if lang == "go":
         return [os.environ["FLEET_GO"], source, str(seconds), layout]
+    if lang == "rust":
+        return [os.environ["FLEET_RUST"], source, str(seconds), layout]
     return [os.environ["FLEET_JAVA"], "-cp", os.environ["FLEET_JAR"],
             os.path.join(DEMO, "FleetWorker.java"), source, str(seconds), layout]
 EPOCH = 1704067200000
@@ -140,6 +146,22 @@ def assert_unique(test, workers):
     TOTAL["ids"] += len(all_ids)
     test.assertEqual(len(all_ids), len(set(all_ids)), "an id was minted twice")
     return all_ids
+
+
+def print_languages(title, langs, workers):
+    """Per language: processes, node ids and ids minted; then the fleet's totals."""
+    print(f"\n  {title}:", flush=True)
+    for lang in dict.fromkeys(langs):
+        mine = [w for l, w in zip(langs, workers) if l == lang]
+        print(f"    {lang:7} {len(mine)} process{'es' if len(mine) > 1 else '  '}, "
+              f"node {','.join(str(w.node()) for w in mine):9} "
+              f"{sum(len(w.ids()) for w in mine):>9,} ids", flush=True)
+    ids = [i for w in workers for i in w.ids()]
+    nodes = {w.node() for w in workers}
+    refusals = sum(len(w.errors()) for w in workers)
+    print(f"    {len(ids):,} ids from {len(workers)} processes, {len(set(ids)):,} distinct, "
+          f"minted twice: {len(ids) - len(set(ids))}; {len(nodes)} distinct node ids; "
+          f"{refusals} refused calls", flush=True)
 
 
 def remove_tree_racing_healers(path):
@@ -319,11 +341,11 @@ class LocalRegistry(unittest.TestCase):
 
 @unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1", "FLEET_POLYGLOT not set")
 class PolyglotLocalRegistry(unittest.TestCase):
-    def test_python_node_java_go_share_one_registry_and_a_killed_slot_is_reused(self):
+    def test_python_node_java_go_rust_share_one_registry_and_a_killed_slot_is_reused(self):
         reg = tempfile.mkdtemp(prefix="snowfleet-polyglot-")
         self.addCleanup(shutil.rmtree, reg, True)
         layout, src = "41.3.19@1704067200000", f"local:{reg}"  # 8 slots
-        langs = ["python", "node", "java", "go", "node", "java"]
+        langs = ["python", "node", "java", "go", "rust", "node"]
         # Long enough that no survivor ends before the slowest extra (a JVM starting on a
         # loaded machine) has claimed: a survivor's freed slot would be taken, legitimately.
         fleet = [Worker(src, cmd=polyglot_cmd(l, src, 20, layout)) for l in langs]
@@ -339,7 +361,8 @@ class PolyglotLocalRegistry(unittest.TestCase):
         # They run long enough that none ends (freeing its slot, which another extra would then
         # take, legitimately) before the slowest has claimed: a JVM compiling its source file
         # on a loaded machine took over 3 s and got the slot a finished Python extra had left.
-        extra = [Worker(src, cmd=polyglot_cmd(l, src, 10, layout)) for l in ("python", "go", "java")]
+        extra_langs = ["rust", "go", "java"]
+        extra = [Worker(src, cmd=polyglot_cmd(l, src, 10, layout)) for l in extra_langs]
         got = [w.node() for w in extra]
         self.assertNotIn(None, got)
         self.assertEqual(len(set(nodes[:1] + nodes[2:] + got)), 8,
@@ -354,8 +377,35 @@ class PolyglotLocalRegistry(unittest.TestCase):
         for e in heir.errors():  # strict: refuses until its clock passes the victim's mark
             if not is_slow_mark_write(e):  # (or its own mark write outlasted the wait budget)
                 self.assertIn("CLOCK_MOVED_BACKWARDS", e)
+        print_languages(f"one local registry, 8 slots; the killed {langs[1]} process's slot "
+                        f"went to {extra_langs[extra.index(heir)]}", langs + extra_langs,
+                        fleet + extra)
         all_ids = assert_unique(self, fleet + extra)
         self.assertGreater(len(all_ids), 1000)
+
+
+@unittest.skipUnless(os.environ.get("FLEET_POLYGLOT") == "1" and ETCD,
+                     "FLEET_POLYGLOT and SNOWFLEET_TEST_ETCD not both set")
+class PolyglotEtcdPrefix(unittest.TestCase):
+    def test_python_node_java_go_rust_share_one_etcd_prefix(self):
+        prefix = f"polyglot-{os.getpid()}-{time.monotonic_ns()}"
+        layout, src = "41.10.12@1704067200000", f"etcd://{ETCD}/{prefix}?ttl=5"
+        langs = ["python", "node", "java", "go", "rust", "python", "node", "java", "go", "rust"]
+        fleet = [Worker(src, cmd=polyglot_cmd(l, src, 8, layout)) for l in langs]
+        nodes = [w.node() for w in fleet]
+        self.assertNotIn(None, nodes, [w.snapshot()[:2] for w in fleet])
+        self.assertEqual(len(set(nodes)), len(fleet), list(zip(langs, nodes)))
+        codes = [w.finish(60) for w in fleet]
+        self.assertEqual(codes, [0] * len(fleet), list(zip(langs, codes)))
+        for lang, w, node in zip(langs, fleet, nodes):
+            self.assertTrue(w.ids(), (lang, w.snapshot()[-3:]))
+            self.assertEqual({decode(i)["node"] for i in w.ids()}, {node}, lang)
+            # A refusal may only be the lease's guard (a mark write or a renewal that a loaded
+            # machine delayed past its budget), never an id from a slot it does not hold.
+            for e in w.errors():
+                self.assertIn("LEASE_LOST", e, lang)
+        print_languages(f"one etcd prefix ({prefix})", langs, fleet)
+        assert_unique(self, fleet)
 
 
 @unittest.skipUnless(ETCD, "SNOWFLEET_TEST_ETCD not set")
