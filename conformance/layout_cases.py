@@ -84,6 +84,18 @@ def layout_cases():
         r = parse(cid, text, why, contains=[text] if text else None)  # messages quote the text
         assert "error" in r or cid == "layout.parse.epoch_small", cid
 
+    # A width above 63 is named by its field and range, like any other out-of-range width.
+    for cid, text, rule in [
+        ("layout.parse.timestamp_bits_64", "64.0.0@0", "timestamp_bits must be in [1, 52], got 64"),
+        ("layout.parse.sequence_bits_19_digits", "41.10.9223372036854775807@0",
+         "sequence_bits must be in [0, 62], got 9223372036854775807"),
+        ("layout.parse.datacenter_bits_99", "41.99.1.12@0",
+         "datacenter_bits must be in [0, 62], got 99"),
+    ]:
+        r = parse(cid, text, "a bit width above 63: " + rule.split(" must")[0] + "'s range",
+                  contains=[text, rule])
+        assert "error" in r, cid
+
     def create(cid, source, epoch, ts, seq, node=None, dc=None, machine=None):
         case = {"id": cid, "source": source, "op": "create", "epoch_ms": s(epoch),
                 "timestamp_bits": ts}

@@ -94,7 +94,7 @@ class Layout:
         if not _is_uint(epoch_text):
             raise invalid(f"layout '{text}': bad epoch")
         parts = bits_text.split(".")
-        if len(parts) not in (3, 4) or not all(_is_uint(p) and int(p) <= 63 for p in parts):
+        if len(parts) not in (3, 4) or not all(_is_uint(p) for p in parts):
             raise invalid(f"layout '{text}': bit widths must be 3 or 4 integers")
         epoch = int(epoch_text)
         b = [int(p) for p in parts]

@@ -164,7 +164,7 @@ BEGIN
   END IF;
   FOR i IN 1 .. array_length(parts, 1) LOOP
     b := snowfleet._uint(parts[i]);
-    IF b IS NULL OR b > 63 THEN PERFORM snowfleet._fail('INVALID_ARGUMENT', widths, NULL::bigint); END IF;
+    IF b IS NULL THEN PERFORM snowfleet._fail('INVALID_ARGUMENT', widths, NULL::bigint); END IF;
     bits := bits || b;
   END LOOP;
   IF array_length(bits, 1) < 3 THEN PERFORM snowfleet._fail('INVALID_ARGUMENT', widths, NULL::bigint); END IF;

@@ -93,18 +93,19 @@ Layout Layout::parse(std::string_view text) {
   std::string_view rest = text.substr(0, at);
   while (true) {
     const auto dot = rest.find('.');
-    if (n == 4 || !detail::parse_uint(rest.substr(0, dot), &bits[n]) || bits[n] > 63)
+    if (n == 4 || !detail::parse_uint(rest.substr(0, dot), &bits[n]))
       bad("layout " + quoted + ": bit widths must be 3 or 4 dot-separated integers");
     ++n;
     if (dot == std::string_view::npos) break;
     rest = rest.substr(dot + 1);
   }
   if (n < 3) bad("layout " + quoted + ": bit widths must be 3 or 4 dot-separated integers");
-  const auto b = [&](size_t i) { return static_cast<int>(bits[i]); };
+  // Any width that is an integer reaches create, which checks each field's range in int64
+  // before narrowing: '64.0.0@0' names timestamp_bits and its range, not the text's form.
   try {
-    if (n == 3) return create(epoch, b(0), b(1), b(2));
-    if (bits[1] == 0) return create(epoch, b(0), b(2), b(3));
-    return create_split(epoch, b(0), b(1), b(2), b(3));
+    if (n == 3) return create(epoch, bits[0], bits[1], bits[2]);
+    if (bits[1] == 0) return create(epoch, bits[0], bits[2], bits[3]);
+    return create_split(epoch, bits[0], bits[1], bits[2], bits[3]);
   } catch (const Error& e) {
     bad("layout " + quoted + ": " + e.what());  // name the text the caller gave
   }
