@@ -69,3 +69,29 @@ pg_private_stop() {
   [ -n "${SNOWFLEET_PG_DIR:-}" ] || return 0
   pg_as_postgres "$pg_bin/pg_ctl" -D "$SNOWFLEET_PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
 }
+
+# A single-member etcd (Debian's etcd-server) on two free loopback ports, data and log in
+# DIR: etcd_private_start DIR NAME sets endpoint (host:port) and etcd_pid; the caller's
+# cleanup kills $etcd_pid. Fails naming NAME, with the log's tail, when etcd does not answer.
+etcd_private_start() {
+  local dir=$1 name=$2 client peer
+  read -r client peer < <(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(2)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in ss))')
+  endpoint=127.0.0.1:$client
+  etcd --name "$name" --data-dir "$dir/etcd" \
+    --listen-client-urls "http://$endpoint" --advertise-client-urls "http://$endpoint" \
+    --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+    --initial-cluster "$name=http://127.0.0.1:$peer" >"$dir/etcd.log" 2>&1 &
+  etcd_pid=$!
+  local probe=(curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}')
+  for _ in $(seq 100); do
+    "${probe[@]}" | grep -q header && return 0
+    sleep 0.1
+  done
+  echo "$name: etcd did not start:" >&2
+  tail -20 "$dir/etcd.log" >&2
+  return 1
+}

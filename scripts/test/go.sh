@@ -42,23 +42,7 @@ cleanup() {
 trap cleanup EXIT
 
 section "go: an etcd on loopback for the etcd lease test"
-read -r client peer < <(python3 -c '
-import socket
-ss = [socket.socket() for _ in range(2)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in ss))')
-endpoint=127.0.0.1:$client
-etcd --name go --data-dir "$tmp/etcd" \
-  --listen-client-urls "http://$endpoint" --advertise-client-urls "http://$endpoint" \
-  --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
-  --initial-cluster "go=http://127.0.0.1:$peer" >"$tmp/etcd.log" 2>&1 &
-etcd_pid=$!
-for _ in $(seq 100); do
-  curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header && break
-  sleep 0.1
-done
-curl -s --noproxy '*' -X POST "http://$endpoint/v3/kv/range" -d '{"key":"AA=="}' | grep -q header ||
-  { echo "test-go: etcd did not start:"; tail -20 "$tmp/etcd.log"; exit 1; }
+etcd_private_start "$tmp" go
 export SNOWFLEET_TEST_ETCD=$endpoint
 
 section "go: go test (conformance vectors, examples, local: and etcd leases, lists_gen.go current)"
