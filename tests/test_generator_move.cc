@@ -112,7 +112,7 @@ TEST_CASE("generators move into containers and out of functions", "[generator][m
   CHECK(made.node_id() == 20);
 }
 
-TEST_CASE("uuid7: a moved generator keeps minting; the moved-from one is closed",
+TEST_CASE("uuid7: a moved generator keeps minting, the moved-from one is closed",
           "[uuid7][move]") {
   Uuid7Options o;
   o.clock = std::make_shared<ScriptedClock>(T);
