@@ -19,7 +19,7 @@ TEST_CASE("several endpoints: a share of the time, longer when answers were slow
   CHECK(attempt_share(3, 150, 0) == 50);        // nor, on a short budget, the 100 ms floor
 }
 
-TEST_CASE("the member that answered last gets a pass's share; the last attempt takes the rest",
+TEST_CASE("the member that answered last gets a pass's share, the last attempt takes the rest",
           "[etcd-http]") {
   CHECK(attempt_time(true, 500, 1000, 3000) == 1000);
   CHECK(attempt_time(false, 500, 1000, 3000) == 500);

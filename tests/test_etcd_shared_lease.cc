@@ -60,7 +60,7 @@ bool eventually(const std::function<bool()>& done) {
 }
 }  // namespace
 
-TEST_CASE("etcd: the slots of one process share one lease; the last release revokes it",
+TEST_CASE("etcd: the slots of one process share one lease, the last release revokes it",
           "[.etcd-plaintext][fleet]") {
   const std::string prefix = fresh_prefix("shared");
   const std::string src = "etcd://" + endpoint() + "/" + prefix + "?ttl=3";
@@ -134,7 +134,7 @@ TEST_CASE("etcd: losing the shared lease fences every slot on it", "[.etcd-plain
   c->release();
 }
 
-TEST_CASE("etcd: a forked child claims with a lease of its own; the parent's is untouched",
+TEST_CASE("etcd: a forked child claims with a lease of its own, the parent's is untouched",
           "[.etcd-plaintext][fleet]") {
   const std::string prefix = fresh_prefix("shared-fork");
   const std::string src = "etcd://" + endpoint() + "/" + prefix + "?ttl=2";

@@ -44,7 +44,7 @@ bool eventually(const std::function<bool()>& done) {
 constexpr const char* kOneSlot = "41.0.22@1704067200000";
 }  // namespace
 
-TEST_CASE("local: generators in one process get distinct slots; full registry names the dir",
+TEST_CASE("local: generators in one process get distinct slots, full registry names the dir",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   const std::string src = "local:" + dir;
@@ -67,7 +67,7 @@ TEST_CASE("local: generators in one process get distinct slots; full registry na
   CHECK(again.node_id() == freed);
 }
 
-TEST_CASE("local: the generator's own thread keeps the mark ahead; close() lowers it",
+TEST_CASE("local: the generator's own thread keeps the mark ahead, close() lowers it",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T);
@@ -279,7 +279,7 @@ TEST_CASE("local: waiting for the mark keeper and close() run inside the wait ho
   CHECK(g_hook_leaves == 4);
 }
 
-TEST_CASE("local: threads share a leased generator; the mark covers every id", "[fleet][local]") {
+TEST_CASE("local: threads share a leased generator, the mark covers every id", "[fleet][local]") {
   const std::string dir = temp_dir();
   GeneratorOptions o;
   o.node_source = "local:" + dir;
@@ -467,7 +467,7 @@ TEST_CASE("etcd: a slot taken over from an expired lease is held right after con
   CHECK(st.lease_expires_in_ms > 0);
 }
 
-TEST_CASE("etcd: a slot taken away is lost for good; its mark cannot be moved", "[.etcd][fleet]") {
+TEST_CASE("etcd: a slot taken away is lost for good, its mark cannot be moved", "[.etcd][fleet]") {
   const std::string src = etcd_source("steal", "ttl=2&node=4");
   Opts a(src, T);
   Generator g(a.o);

@@ -112,7 +112,7 @@ TEST_CASE("generators move into containers and out of functions", "[generator][m
   CHECK(made.node_id() == 20);
 }
 
-TEST_CASE("uuid7: a moved generator keeps minting; the moved-from one is closed",
+TEST_CASE("uuid7: a moved generator keeps minting, the moved-from one is closed",
           "[uuid7][move]") {
   Uuid7Options o;
   o.clock = std::make_shared<ScriptedClock>(T);
@@ -138,4 +138,29 @@ TEST_CASE("uuid7: a moved generator keeps minting; the moved-from one is closed"
   CHECK(c.next().hi != 0);
   CHECK(b.closed());
   CHECK(error_of([&] { b.next(); }).kind() == ErrorKind::kGeneratorClosed);
+}
+
+TEST_CASE("a slot released by a generator that issued nothing can mint at once",
+          "[generator][move][local]") {
+  const std::string dir = temp_dir();
+  Opts two("local:" + dir, T, Mode::kStrict, kTwoSlots);
+  Generator a(two.o);
+  Generator b(two.o);
+  const int64_t b_slot = b.node_id();
+  b = std::move(a);  // b's generator closes without having issued an id
+  // The slot's mark is put back (there was none: 0), not left a second ahead.
+  CHECK(snowfleet_test::mark_in(dir, b_slot) < T);
+  Generator again(two.o);
+  REQUIRE(again.node_id() == b_slot);
+  // Before: this refused with ClockMovedBackwards ("wall clock is 1000 ms behind the
+  // high-water mark ... persisted in local:... slot N").
+  CHECK(again.next_id() > 0);
+  CHECK(again.status().healthy);
+  // The same through close(): b holds a's slot, again holds the other.
+  const int64_t a_slot = b.node_id();
+  b.close();
+  CHECK(snowfleet_test::mark_in(dir, a_slot) < T);
+  Generator last(two.o);
+  REQUIRE(last.node_id() == a_slot);
+  CHECK(last.next_id() > 0);
 }

@@ -179,7 +179,7 @@ TEST_CASE("a scripted clock's spaces are forgotten with the clock", "[id-space]"
   CHECK(detail::IdSpace::remembered() == before);
 }
 
-TEST_CASE("scripted clocks are worlds apart; generators on one clock share", "[id-space]") {
+TEST_CASE("scripted clocks are worlds apart, generators on one clock share", "[id-space]") {
   auto c1 = std::make_shared<ScriptedClock>(E + 5);
   auto c2 = std::make_shared<ScriptedClock>(E + 5);
   GeneratorOptions o;

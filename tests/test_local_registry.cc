@@ -258,7 +258,7 @@ TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generator
   }
 }
 
-TEST_CASE("local: a slot pinned by another process is refused by name; its mark is inherited",
+TEST_CASE("local: a slot pinned by another process is refused by name, its mark is inherited",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   const std::string src = "local:" + dir + "?node=1";

@@ -166,7 +166,7 @@ TEST_CASE("local: a storm of 1,024 claimants in 8 processes gets 1,024 distinct 
         percentile(latency, 0.99) / 1e6, percentile(latency, 1.0) / 1e6);
 }
 
-TEST_CASE("local: one process claims all 1,024 slots in turn; the next is refused",
+TEST_CASE("local: one process claims all 1,024 slots in turn, the next is refused",
           "[fleet][local][storm]") {
   // Leases only (no generator, so no mark write): what the probing costs. Every claim of one
   // process used to start probing at the same slot and walk past all the slots it held.

@@ -119,7 +119,7 @@ TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]")
   }
 }
 
-TEST_CASE("etcd specs: user and password options; a password is never shown", "[node-source]") {
+TEST_CASE("etcd specs: user and password options, a password is never shown", "[node-source]") {
   const Layout l;
   detail::EtcdConfig c =
       detail::parse_etcd_spec("etcd://h:1/p?user=ids&password_file=/run/secrets/etcd", l);
@@ -373,7 +373,7 @@ TEST_CASE("etcd: a failed mark write tells the slots still held and a mark that 
   CHECK_THROWS_AS(etcd::read_mark_failure(bad, {{10, 20}}), etcd::Refused);
 }
 
-TEST_CASE("etcd: a range reply lists the held slots; a key outside the range is refused",
+TEST_CASE("etcd: a range reply lists the held slots, a key outside the range is refused",
           "[node-source][etcd-reply]") {
   const std::string dir = "snowfleet/slots/";
   // snowfleet/slots/0007, snowfleet/slots/0012, snowfleet/slots/junk

@@ -112,7 +112,7 @@ TEST_CASE("status: mark_headroom_ms is how far the persisted mark runs ahead", "
   CHECK(g.status().mark_headroom_ms == 0);
 }
 
-TEST_CASE("stats: failed mark writes are counted; headroom 0 once the mark is spent",
+TEST_CASE("stats: failed mark writes are counted, headroom 0 once the mark is spent",
           "[fleet][local]") {
   const std::string dir = temp_dir();
   Opts a("local:" + dir, T, Mode::kStrict, kOneSlot);

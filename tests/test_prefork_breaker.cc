@@ -157,7 +157,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "prefork breaker: close() in a child before its first call keeps the parent's slot; "
+    "prefork breaker: close() in a child before its first call keeps the parent's slot, "
     "every report still answers",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();

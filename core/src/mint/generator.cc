@@ -225,12 +225,17 @@ void GeneratorCore::close_leased() noexcept {
   // reservation made ahead. (last covers the claimed mark when nothing was issued.)
   // (Not when the keeper's last write failed: the store would not answer this one either,
   // and the reservation made ahead is safe, the next holder only waits longer.)
-  if (last >= 0 && !lease_->lost() && !keeper_->failing()) {
-    const int64_t last_ms = last >> layout_.sequence_bits();
+  // A generator that issued nothing (no id in the space, no claimed mark in the layout's
+  // window: last is -1) puts back the mark the slot had, or 0 if it had none: the keeper's
+  // first write ran a second ahead, and a strict generator claiming the slot next refused
+  // until the wall clock passed it.
+  if (!lease_->lost() && !keeper_->failing()) {
+    const int64_t last_ms = last >> layout_.sequence_bits();  // -1 when last is -1
     if (last_ms < keeper_->persisted_ms()) {
       try {
         detail::HooksReleased released(hooks_);
-        lease_->write_mark(last_ms + layout_.epoch_ms());
+        lease_->write_mark(last >= 0 ? last_ms + layout_.epoch_ms()
+                                     : std::max<int64_t>(lease_->claimed_mark_ms(), 0));
         mark_writes_.fetch_add(1, std::memory_order_relaxed);
       } catch (...) {
         // The reservation made ahead stays: safe, the next holder only waits longer.
