@@ -78,7 +78,7 @@ section "sql: the plain-SQL functions are inlined"
 "${psql[@]}" -d plain -f sql/postgresql/tests/inlining.sql
 
 section "sql: minting with snowfleet.next_id()"
-bash sql/extension/tests/mint.sh "$port"
+bash sql/extension/tests/mint.sh "$port" "$tmp/data"
 
 section "sql: the decode benchmark, briefly (bench/sql/run.sh for the real figures)"
 python3 bench/sql/bench_decode.py --plain "$plain" --extension "$extension" --rows 100000 --runs 3

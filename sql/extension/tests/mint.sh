@@ -10,11 +10,14 @@
 #     snowfleet.max_wait_ms is CLOCK_MOVED_BACKWARDS (SQLSTATE SF001);
 #   - 8 sessions insert with DEFAULT snowfleet.next_uuid7(): distinct version-7 UUIDs,
 #     each session's increasing;
-#   - settings are checked by the core (a bad one refused naming its rule, the old kept).
-#   bash sql/extension/tests/mint.sh PORT
+#   - settings are checked by the core (a bad one refused naming its rule, the old kept);
+#   - with DATA (the server is restarted): an unreadable mark file refuses minting, naming
+#     it; a removed one makes minting start after now + max_drift_ms + 1 s, above every id.
+#   bash sql/extension/tests/mint.sh PORT [DATA]
 set -euo pipefail
 . "$(dirname "$0")/../../../scripts/lib.sh"
 port=$1
+data=${2:-}  # the data directory: the mark-file checks restart the server
 psql=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U snowfleet)
 pgbench=(/usr/lib/postgresql/15/bin/pgbench -h 127.0.0.1 -p "$port" -U snowfleet)
 work=$(mktemp -d /tmp/snowfleet-mint.XXXXXX)
@@ -149,4 +152,23 @@ echo "$out"
 case $out in *"node_id must be in [0, 1023]"*) ;; *) fail "node_id" ;; esac
 "${psql[@]}" -d mint -c "ALTER SYSTEM RESET snowfleet.max_wait_ms" -c "SELECT pg_reload_conf()" >/dev/null
 [ "$(q "SHOW snowfleet.mode")" = strict ] || fail "the old mode is not kept"
+
+if [ -n "$data" ]; then
+  section "sql: an unreadable mark file refuses minting; a missing one starts after now + 2 s"
+  pg_ctl=(pg_as_postgres /usr/lib/postgresql/15/bin/pg_ctl -D "$data" -w)
+  # restart reuses the server's options (postmaster.opts), so the port stays.
+  restart() { "${pg_ctl[@]}" -m fast stop >/dev/null; "$@"; "${pg_ctl[@]}" -l "$data/../log" restart >/dev/null 2>&1; }
+  old_max=$(q "SELECT max(id) FROM events")
+  restart eval 'echo "12x" >"$data/snowfleet.mark"'
+  out=$("${psql[@]}" -d mint -c "SELECT snowfleet.next_id()" 2>&1 || true)
+  echo "$out"
+  case $out in *"INTERNAL: the high-water mark file $data/snowfleet.mark: not a mark ('12x"*) ;;
+    *) fail "an unreadable mark file" ;; esac
+  restart rm "$data/snowfleet.mark"
+  wait_minting
+  new_min=$(q "INSERT INTO events (session, phase) VALUES (0, 4) RETURNING id")
+  grep -o "snowfleet: no high-water mark file.*" "$data/../log" | tail -1
+  echo "after the mark file was removed: first id $new_min, the last before $old_max"
+  [ "$new_min" -gt "$old_max" ] || fail "an id below the old ones after the mark file was removed"
+fi
 echo "minting tests passed"
