@@ -80,6 +80,19 @@ section "sql: the plain-SQL functions are inlined"
 section "sql: minting with snowfleet.next_id()"
 bash sql/extension/tests/mint.sh "$port" "$tmp/data"
 
+section "sql: without shared_preload_libraries the extension reads ids and next_id() refuses"
+(
+  unset SNOWFLEET_PG_DIR
+  trap pg_private_stop EXIT
+  pg_private_start "$tmp/unloaded"
+  out=$(psql -X -h 127.0.0.1 -p "$SNOWFLEET_PG_PORT" -U snowfleet -d postgres \
+          -c "CREATE EXTENSION snowfleet" -c "SELECT snowfleet.timestamp_ms(141264821508263936)" \
+          -c "SELECT snowfleet.next_uuid7() IS NOT NULL" -c "SELECT snowfleet.next_id()" 2>&1 || true)
+  echo "$out"
+  case $out in *1737747358021*"needs shared_preload_libraries = 'snowfleet'"*) ;;
+    *) echo "FAIL: not preloaded" >&2; exit 1 ;; esac
+)
+
 section "sql: the decode benchmark, briefly (bench/sql/run.sh for the real figures)"
 python3 bench/sql/bench_decode.py --plain "$plain" --extension "$extension" --rows 100000 --runs 3
 echo "sql tests passed"

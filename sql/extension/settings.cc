@@ -16,6 +16,7 @@
 #include "snowfleet/generator.hpp"
 
 extern "C" {
+#include "miscadmin.h"
 #include "utils/guc.h"
 }
 
@@ -89,8 +90,9 @@ snowfleet::GeneratorOptions options_of(const Settings& s) {
   return o;
 }
 
-void define_settings() {
-  // Wide bounds: the core names the range (PostgreSQL would only say "outside the valid range").
+// The postmaster's settings can only be defined while preloading (PostgreSQL ends the
+// backend otherwise): loaded later, the module reads ids and next_id() refuses.
+static void define_postmaster_settings() {
   DefineCustomIntVariable("snowfleet.node_id", "The node id in every id this server mints.",
                           "One per server of a fleet; -1: not set (snowfleet.next_id() refuses).",
                           &node_id, -1, INT_MIN, INT_MAX, PGC_POSTMASTER, 0, check_node_id,
@@ -99,6 +101,11 @@ void define_settings() {
                              "default, twitter, discord, or e.g. 41.10.12@1704067200000.",
                              &layout_text, "default", PGC_POSTMASTER, 0, check_layout, nullptr,
                              nullptr);
+}
+
+void define_settings() {
+  // Wide bounds: the core names the range (PostgreSQL would only say "outside the valid range").
+  if (process_shared_preload_libraries_in_progress) define_postmaster_settings();
   DefineCustomStringVariable("snowfleet.mode", "strict or monotonic.", nullptr, &mode_text,
                              "strict", PGC_SIGHUP, 0, check_mode, nullptr, nullptr);
   DefineCustomRealVariable("snowfleet.max_wait_ms",
