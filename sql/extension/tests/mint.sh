@@ -8,6 +8,8 @@
 #   - a wait (the session's clock set back with the superuser-only test setting) ends
 #     within 100 ms of statement_timeout and of pg_cancel_backend; a rewind larger than
 #     snowfleet.max_wait_ms is CLOCK_MOVED_BACKWARDS (SQLSTATE SF001);
+#   - snowfleet.mode switched to monotonic on reload: each backend remakes its generator on
+#     the same state, ids distinct and above the earlier ones;
 #   - 8 sessions insert with DEFAULT snowfleet.next_uuid7(): distinct version-7 UUIDs,
 #     each session's increasing;
 #   - settings are checked by the core (a bad one refused naming its rule, the old kept);
@@ -127,6 +129,24 @@ case $out in *SF001*) ;; *) fail "a large rewind is not SF001" ;; esac
 out=$("${psql[@]}" -d mint -c "SET snowfleet.test_clock_offset_ms = -20000" -c "SELECT snowfleet.next_id()" 2>&1 || true)
 echo "$out"
 case $out in *"CLOCK_MOVED_BACKWARDS: clock moved backwards by"*) ;; *) fail "message" ;; esac
+
+section "sql: snowfleet.mode = monotonic on reload: the same state, ids still above the old"
+"${psql[@]}" -d mint -c "ALTER SYSTEM SET snowfleet.mode = 'monotonic'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 0.3
+[ "$(q "SHOW snowfleet.mode")" = monotonic ] || fail "the reload did not apply the mode"
+echo 'INSERT INTO events (session, phase) VALUES (:client_id, 5);' >"$work/insert5.sql"
+"${pgbench[@]}" -n -c 8 -j 2 -t 500 -f "$work/insert5.sql" mint >"$work/pgbench5.out"
+check=$(q "SELECT (SELECT count(*) FROM events WHERE phase = 5) || ' ' ||
+                  (SELECT count(*) - count(DISTINCT id) FROM events) || ' ' ||
+                  (SELECT count(*) FROM events WHERE phase = 5
+                     AND id <= (SELECT max(id) FROM events WHERE phase < 5)) || ' ' ||
+                  (SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY session ORDER BY n) p
+                                           FROM events WHERE phase = 5) s WHERE id <= p)")
+read -r new dups below falls <<<"$check"
+echo "monotonic: $new new rows; $dups ids repeated; $below not above the old; $falls not above their session's previous"
+[ "$new" = 4000 ] && [ "$dups" = 0 ] && [ "$below" = 0 ] && [ "$falls" = 0 ] || fail "monotonic"
+"${psql[@]}" -d mint -c "ALTER SYSTEM RESET snowfleet.mode" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 0.3
 
 section "sql: 8 sessions insert with DEFAULT snowfleet.next_uuid7()"
 q "CREATE TABLE uuids (id uuid PRIMARY KEY DEFAULT snowfleet.next_uuid7(), session int, n bigserial)"
