@@ -12,8 +12,8 @@ cd "$(repo_root)"
 apt_install g++ make cmake ninja-build postgresql-15 postgresql-server-dev-15
 pg_config=/usr/lib/postgresql/15/bin/pg_config
 build=$PWD/out/sql-ext
-# The etcd node source is left out: the extension reads ids, and minting in PostgreSQL will
-# take its node id from a setting or a lease claimed by a background worker (docs/postgresql.md).
+# The etcd node source is left out: minting in PostgreSQL takes its node id from the
+# snowfleet.node_id setting (docs/postgresql.md).
 quiet() { local log; log=$(mktemp); "$@" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; return 1; }; rm -f "$log"; }
 quiet nice -n 10 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DSNOWFLEET_ETCD=OFF -DSNOWFLEET_BUILD_CLI=OFF \

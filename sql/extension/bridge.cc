@@ -30,10 +30,35 @@ void raise(const Failure& f) {
               (errcode(ERRCODE_INTERNAL_ERROR),
                errmsg_internal("INTERNAL: unexpected C++ exception in snowfleet: %s", f.message)));
       break;
+    case Failure::Source::kPostgres:
+      rethrow_pending_error();
+    case Failure::Source::kInterrupted:  // the caller serves interrupts first (mint.cc)
+      ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement")));
+      break;
     case Failure::Source::kCore:
       raise(f.kind, f.message);
   }
   pg_unreachable();
+}
+
+namespace {
+ErrorData* pending = nullptr;  // in TopMemoryContext
+}  // namespace
+
+void keep_pending_error() {
+  MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+  ErrorData* e = CopyErrorData();
+  MemoryContextSwitchTo(old);
+  FlushErrorState();
+  if (pending != nullptr) FreeErrorData(pending);
+  pending = e;
+}
+
+void rethrow_pending_error() {
+  ErrorData* e = pending;
+  pending = nullptr;
+  if (e == nullptr) raise(snowfleet::ErrorKind::kInternal, "a PostgreSQL error was lost");
+  ReThrowError(e);
 }
 
 void raise(snowfleet::ErrorKind kind, const char* message) {

@@ -23,9 +23,19 @@
 
 namespace snowfleet_pg {
 
+/// Thrown by the extension's own C++ code inside attempt() when PostgreSQL has an
+/// interrupt to serve (a query cancel, statement_timeout, a shutdown) during a wait: the
+/// caller lets PostgreSQL serve it with CHECK_FOR_INTERRUPTS() once the C++ frames are
+/// gone (mint.cc).
+struct Interrupted {};
+
+/// Thrown inside attempt() when a PostgreSQL call made there (WaitLatch) raised an ERROR,
+/// caught where it was made (PG_TRY) and kept (pending_error); raise() re-throws it.
+struct PostgresError {};
+
 /// What went wrong inside attempt(): trivially destructible on purpose.
 struct Failure {
-  enum class Source { kCore, kOutOfMemory, kUnexpected };
+  enum class Source { kCore, kOutOfMemory, kUnexpected, kInterrupted, kPostgres };
   Source source = Source::kUnexpected;
   snowfleet::ErrorKind kind = snowfleet::ErrorKind::kInternal;
   char message[1024];  // NUL-terminated, cut at a character boundary
@@ -40,6 +50,10 @@ bool attempt(Failure& f, Body&& body) noexcept {
     return true;
   } catch (const snowfleet::Error& e) {
     f.set(Failure::Source::kCore, e.kind(), e.what());
+  } catch (const Interrupted&) {
+    f.set(Failure::Source::kInterrupted, snowfleet::ErrorKind::kInternal, "interrupted");
+  } catch (const PostgresError&) {
+    f.set(Failure::Source::kPostgres, snowfleet::ErrorKind::kInternal, "PostgreSQL error");
   } catch (const std::bad_alloc&) {
     f.set(Failure::Source::kOutOfMemory, snowfleet::ErrorKind::kInternal, "out of memory");
   } catch (const std::exception& e) {
@@ -50,9 +64,16 @@ bool attempt(Failure& f, Body&& body) noexcept {
   return false;
 }
 
-/// ereport(ERROR) for f: the SQLSTATE of its kind (sqlstate.cc) and the message
+/// ereport(ERROR) for f: a kept PostgreSQL error as it was (kPostgres); the SQLSTATE of its kind (sqlstate.cc) and the message
 /// "CODE: message", e.g. "INVALID_ARGUMENT: id must be non-negative, got -1".
 [[noreturn]] void raise(const Failure& f);
+
+/// Inside PG_CATCH, where a PostgreSQL call made in attempt()'s body failed: copies the
+/// error out of ErrorContext and clears it, for raise() to re-throw (then throw
+/// PostgresError).
+void keep_pending_error();
+/// Re-throws the error keep_pending_error() kept.
+[[noreturn]] void rethrow_pending_error();
 
 /// ereport(ERROR) for an error found by the glue itself, under the same scheme.
 [[noreturn]] void raise(snowfleet::ErrorKind kind, const char* message);

@@ -1,7 +1,12 @@
 // The module: its magic block and _PG_init. Loaded on first use, or at server start with
-// shared_preload_libraries = 'snowfleet' (what minting ids from one id space in shared
-// memory will require: _PG_init is where it will request that memory and define its GUCs).
+// shared_preload_libraries = 'snowfleet', which minting requires: then _PG_init asks for
+// the shared memory of the node's id space and starts the mark writer (mint.hpp).
+#include "mint.hpp"
 #include "pg.hpp"
+
+extern "C" {
+#include "miscadmin.h"
+}
 
 // PostgreSQL looks up the magic block by name; the module's default visibility is hidden.
 #pragma GCC visibility push(default)
@@ -11,4 +16,9 @@ void _PG_init(void);
 }
 #pragma GCC visibility pop
 
-void _PG_init(void) {}
+void _PG_init(void) {
+  snowfleet_pg::define_settings();
+  if (!process_shared_preload_libraries_in_progress) return;
+  snowfleet_pg::request_shared_memory();
+  snowfleet_pg::register_mark_worker();
+}

@@ -2,7 +2,8 @@
 -- install script snowfleet--VERSION.sql from this file and the two common sections of the
 -- plain-SQL file (sql/postgresql/snowfleet.sql): its result types before these functions,
 -- its overloads written in SQL over them after. Every function has the name, arguments and
--- results of its plain-SQL namesake; each is IMMUTABLE, STRICT and PARALLEL SAFE.
+-- results of its plain-SQL namesake; each is IMMUTABLE, STRICT and PARALLEL SAFE, except the
+-- minting functions at the end, which the plain-SQL file does not have.
 \echo Use "CREATE EXTENSION snowfleet" to load this file. \quit
 
 CREATE FUNCTION snowfleet.layout(layout text DEFAULT 'default') RETURNS snowfleet.layout
@@ -74,3 +75,12 @@ CREATE FUNCTION snowfleet.uuid7_timestamp(uuid uuid) RETURNS timestamptz
 AS 'MODULE_PATHNAME', 'snowfleet_uuid7_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowfleet.uuid7_timestamp(uuid text) RETURNS timestamptz
 AS 'MODULE_PATHNAME', 'snowfleet_uuid7_timestamp_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Minting (extension only: the plain-SQL file cannot mint). VOLATILE; PARALLEL RESTRICTED:
+-- a parallel worker would mint correct ids from its own generator, but a session's ids
+-- then would not come from one generator in statement order.
+CREATE FUNCTION snowfleet.next_id() RETURNS bigint
+AS 'MODULE_PATHNAME', 'snowfleet_next_id' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+-- A UUIDv7 for uuid columns (a generator per backend: no shared memory needed).
+CREATE FUNCTION snowfleet.next_uuid7() RETURNS uuid
+AS 'MODULE_PATHNAME', 'snowfleet_next_uuid7' LANGUAGE C VOLATILE PARALLEL RESTRICTED;

@@ -191,6 +191,7 @@ class GeneratorCore {
   bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own
   std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
   std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry
+  SharedIdSpace shared_;                            // or the caller's memory (state set)
   bool uuid7_ = false;                              // a Uuid7Generator's: UUID id space
   std::unique_ptr<detail::MarkKeeper> keeper_;      // leased: extends the mark ahead
   const std::atomic<int64_t>* deadline_ = nullptr;  // lease deadline (monotonic ns) or null
@@ -206,6 +207,8 @@ class GeneratorCore {
   // issued-id counter, written by every call, sits on a third line: threads sharing the
   // generator then bounce those two lines, never the read-mostly one.
   alignas(64) std::atomic<int64_t>* state_ = nullptr;
+  // The mark limit minting compares against: &mark_limit_, or a shared space's.
+  const std::atomic<int64_t>* limit_ = &mark_limit_;
   std::atomic<int64_t> wall_high_{INT64_MIN};
   std::atomic<uint64_t> usable_token_;  // == fork generation while open and unforked
   uint64_t created_token_;

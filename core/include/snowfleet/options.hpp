@@ -3,6 +3,7 @@
 // Included by <snowfleet/snowfleet.hpp>.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,6 +61,37 @@ struct WaitHooks {
   void* context = nullptr;
 };
 
+/// An id space whose state lives in memory the caller provides instead of the process's
+/// id-space registry: memory several processes map (PostgreSQL's shared memory, whose
+/// backends are one node; processes of one host sharing one node id through a mapped
+/// file). Every generator pointed at the same words mints from one state, whichever process
+/// it runs in, with the same rewind guard as in one process. The words must outlive the
+/// generators, and the caller keeps generators of its process that are not on them out of
+/// the space (the registry does not see this one). A generator on a shared space is still
+/// refused in a forked child (kForkDetected): create it in the process that mints.
+struct SharedIdSpace {
+  /// The packed state word: elapsed_ms << sequence_bits | sequence of the last id issued
+  /// in the space (-1 before the first; last_packed_of_ms() starts it after a mark).
+  /// Process-shared: std::atomic<int64_t> is lock-free, hence address-free.
+  std::atomic<int64_t>* state = nullptr;
+  /// The last packed value the caller's persisted high-water mark covers
+  /// (last_packed_of_ms(layout, mark)), moved forward by the caller's own writer: nothing
+  /// above it is issued; a call that needs more waits for it on the clock, within
+  /// max_wait_ms, then refuses with kLeaseLost. null: no limit.
+  const std::atomic<int64_t>* mark_limit = nullptr;
+  /// Names the memory in messages, e.g. "PostgreSQL shared memory".
+  std::string where;
+};
+static_assert(std::atomic<int64_t>::is_always_lock_free,
+              "a shared id space needs a lock-free (address-free) 64-bit atomic");
+
+/// The packed value of the last id of Unix millisecond `unix_ms` under `layout` (clamped
+/// to the layout's window; -1 before its epoch): the mark limit of a mark at `unix_ms`,
+/// and the state that makes a space continue after it.
+int64_t last_packed_of_ms(const Layout& layout, int64_t unix_ms) noexcept;
+/// The Unix millisecond of packed value `packed` (epoch - 1 for -1, the empty state).
+int64_t ms_of_packed(const Layout& layout, int64_t packed) noexcept;
+
 struct GeneratorOptions {
   Layout layout;
   /// The node id, 0 .. layout.max_node_id(). Required unless node_source is set.
@@ -87,6 +119,9 @@ struct GeneratorOptions {
   /// null: the system clock.
   std::shared_ptr<Clock> clock;
   WaitHooks wait_hooks;
+  /// Mint on state in caller-provided memory (see SharedIdSpace); needs node_id. Empty
+  /// (state null): the process's id-space registry.
+  SharedIdSpace shared;
 };
 
 // The C++ type of each kind of lists.h: in records (Stats, Status) and, as a user gives it

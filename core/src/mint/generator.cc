@@ -58,6 +58,19 @@ Mode parse_mode(std::string_view text) {
   bad("mode must be 'strict' or 'monotonic', got " + detail::quote(text));
 }
 
+namespace {
+// The rules of SharedIdSpace: a limit comes with its word, and the word's users share one
+// given node id.
+void check_shared(const SharedIdSpace& shared, const std::string& node_source) {
+  if (shared.state == nullptr && shared.mark_limit != nullptr)
+    bad("a shared id space's mark_limit needs its state word");
+  if (shared.state != nullptr && !node_source.empty())
+    bad("a shared id space needs a node_id, not node_source " +
+        detail::quote(detail::redact_node_source(node_source)) +
+        " (its users share one node id)");
+}
+}  // namespace
+
 GeneratorCore::GeneratorCore(GeneratorOptions o, bool uuid7)
     : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks), uuid7_(uuid7) {
   if (mode_ != Mode::kStrict && mode_ != Mode::kMonotonic)
@@ -79,6 +92,9 @@ GeneratorCore::GeneratorCore(GeneratorOptions o, bool uuid7)
     bad("give node_id or node_source, not both (node_id " + std::to_string(o.node_id) +
         ", node_source " + detail::quote(detail::redact_node_source(o.node_source)) + ")");
   node_source_ = std::move(o.node_source);
+  shared_ = std::move(o.shared);
+  check_shared(shared_, node_source_);
+  if (shared_.mark_limit != nullptr) limit_ = shared_.mark_limit;
   seq_mask_ = layout_.max_sequence();
   max_elapsed_ = layout_.max_elapsed_ms();
   max_packed_ = (max_elapsed_ << layout_.sequence_bits()) | seq_mask_;
@@ -108,6 +124,11 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
     lease_ = std::move(claim.lease);
   }
   node_part_ = node_id_ << layout_.node_shift();
+  if (shared_.state != nullptr) {
+    // The caller's memory holds the space's state; the registry is not involved.
+    state_ = shared_.state;
+    return;
+  }
 
   // Throws (and the lease member releases the slot) when an open generator of this process
   // overlaps the id space but cannot share its word.
@@ -184,7 +205,7 @@ void GeneratorCore::close() noexcept {
   if (usable_token_.load(std::memory_order_acquire) == kClosedToken) return;
   usable_token_.store(kClosedToken, std::memory_order_release);
   closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
-  space_->close(false, 0);
+  if (space_) space_->close(false, 0);
 }
 
 void GeneratorCore::close_leased() noexcept {
@@ -272,6 +293,7 @@ std::string GeneratorCore::describe() const {
   std::string d = "generator for node " + std::to_string(node_id_) + " of layout " +
                   layout_.to_string() + " (" + mode_name(mode_);
   if (lease_) d += ", leased from " + lease_->where();
+  if (shared_.state != nullptr) d += ", in " + shared_.where;
   if (virtual_time_) d += ", on a scripted clock";
   return d + ")";
 }

@@ -122,7 +122,7 @@ inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
       return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
     // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
     // without a lease): one compare on the hot cache line.
-    if (first + (count - 1) > mark_limit_.load(std::memory_order_relaxed))
+    if (first + (count - 1) > limit_->load(std::memory_order_relaxed))
       return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
     if (state_->compare_exchange_strong(s, first + (count - 1), std::memory_order_acq_rel)) {

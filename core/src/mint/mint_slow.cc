@@ -153,11 +153,14 @@ class GeneratorCore::SlowCall {
   // when done; false to decide again from a new reading (the keeper moved the mark, or
   // another call took the state first).
   bool issue(SlowDecision d, Run* out) {
-    const int64_t limit = g_.mark_limit_.load(std::memory_order_acquire);
+    const int64_t limit = g_.limit_->load(std::memory_order_acquire);
     if (d.first + (d.count - 1) > limit) {
-      if (limit == INT64_MIN) lease_lost();
+      if (limit == INT64_MIN && g_.lease_) lease_lost();
       if (d.first > limit) {
-        await_keeper(d.first);
+        if (g_.keeper_)
+          await_keeper(d.first);
+        else
+          await_shared_mark(d.first);
         reread();
         return false;
       }
@@ -193,6 +196,29 @@ class GeneratorCore::SlowCall {
             std::to_string(g_.keeper_->persisted_ms() + g_.layout_.epoch_ms()) + " ms" +
             (why.empty() ? std::string(" in time (wait budget ") + budget() + " ms)" : ": " + why) +
             "; refusing ids it does not cover");
+  }
+
+  // A shared space's mark is moved by the caller's own writer (PostgreSQL's background
+  // worker): naps on the clock, a millisecond at a time within the call's budget, until
+  // the limit covers `first`, then refuses.
+  void await_shared_mark(int64_t first) {
+    const int64_t start = g_.clock_->monotonic_ns();
+    const int64_t until = waited_ ? deadline_ : detail::saturating_add(start, g_.budget_ns_);
+    for (int64_t left = until - start; left > 0; left = until - g_.clock_->monotonic_ns()) {
+      void* token = g_.hooks_.enter ? g_.hooks_.enter(g_.hooks_.context) : nullptr;
+      g_.clock_->sleep_ns(std::min(left, kNsPerMs));
+      if (g_.hooks_.leave) g_.hooks_.leave(g_.hooks_.context, token);
+      if (g_.limit_->load(std::memory_order_acquire) >= first) return;
+    }
+    g_.lease_refusals_.fetch_add(1, std::memory_order_relaxed);
+    finish_wait();
+    const Layout& l = g_.layout_;
+    throw Error(ErrorKind::kLeaseLost,
+                "node " + node() + ": the high-water mark in " + g_.shared_.where +
+                    " is not persisted beyond " +
+                    std::to_string(ms_of_packed(l, g_.limit_->load(std::memory_order_acquire))) +
+                    " ms, and the next id is at " + std::to_string(ms_of_packed(l, first)) +
+                    " ms (wait budget " + budget() + " ms); refusing ids it does not cover");
   }
 
   // Reserved ahead: holds the ids until their time (or, if the clock stalls, until the

@@ -81,4 +81,16 @@ int64_t compose(const Layout& layout, int64_t timestamp_ms, const NodeArgs& node
   return compose_split(layout, timestamp_ms, *node.datacenter_id, *node.machine_id, seq);
 }
 
+int64_t last_packed_of_ms(const Layout& layout, int64_t unix_ms) noexcept {
+  // Subtract in the layout's window only: unix_ms may be anything a mark file held.
+  if (unix_ms < layout.epoch_ms()) return -1;
+  const int64_t elapsed = unix_ms > layout.max_timestamp_ms() ? layout.max_elapsed_ms()
+                                                              : unix_ms - layout.epoch_ms();
+  return (elapsed << layout.sequence_bits()) | layout.max_sequence();
+}
+
+int64_t ms_of_packed(const Layout& layout, int64_t packed) noexcept {
+  return (packed < 0 ? -1 : packed >> layout.sequence_bits()) + layout.epoch_ms();
+}
+
 }  // namespace snowfleet

@@ -169,7 +169,7 @@ def q_time(case):
 
 def q_uuid7(case):
     if case["op"] != "decode":
-        raise NotApplicable("UUIDv7 minting (not in SQL yet)")
+        raise NotApplicable("UUIDv7 minting (SQL mints on the server's clock, no scripted one; mint.sh)")
     t = lit(case["text"])
     fields = "concat_ws(',', u.timestamp_ms, u.counter, u.random, snowfleet.to_ms(u.\"time\"))"
     # Through the text (the core's UUID rules), and for a text of the core's UUID forms,
@@ -188,7 +188,7 @@ def q_arguments(case):
     if op == "layout_create":
         raise NotApplicable("layout from fields (SQL takes layout texts; layout.json covers them)")
     if op not in ("decode", "compose"):
-        raise NotApplicable("minting (not in SQL yet)")
+        raise NotApplicable("minting (SQL mints on the server's clock and settings; mint.sh)")
     lay = lit(args["layout"]["text"])
     if op == "decode":
         v = args["id"]
