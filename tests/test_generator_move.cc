@@ -117,6 +117,9 @@ TEST_CASE("uuid7: a moved generator keeps minting, the moved-from one is closed"
   Uuid7Options o;
   o.clock = std::make_shared<ScriptedClock>(T);
   o.random = std::make_shared<ScriptedRandom>(1);
+  o.mode = Mode::kMonotonic;
+  o.max_wait_ms = 7;
+  o.max_drift_ms = 9;
   Uuid7Generator a(o);
   const Uuid first = a.next();
   Uuid7Generator b(std::move(a));
@@ -131,6 +134,14 @@ TEST_CASE("uuid7: a moved generator keeps minting, the moved-from one is closed"
   CHECK(a.closed());
   CHECK(a.stats().ids_issued == 0);
   CHECK(a.status().reason.find("moved from") != std::string::npos);
+  // As a moved-from Generator: nothing of the state it gave away.
+  CHECK(a.status().node_id == -1);
+  CHECK(a.mode() == Mode::kStrict);
+  CHECK(a.max_wait_ms() == 0);
+  CHECK(a.max_drift_ms() == 0);
+  CHECK(b.mode() == Mode::kMonotonic);
+  CHECK(b.max_wait_ms() == 7);
+  CHECK(b.max_drift_ms() == 9);
   a.close();
 
   Uuid7Generator c(o);

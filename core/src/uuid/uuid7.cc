@@ -106,6 +106,10 @@ Uuid7Generator& Uuid7Generator::operator=(Uuid7Generator&& other) noexcept {
 void Uuid7Generator::take(Uuid7Generator& other) noexcept {
   const std::unique_lock<std::mutex> held = other.lock();
   options_ = other.options_;
+  // What a moved-from Generator reports: nothing of the state it gave away.
+  other.options_.mode = Mode::kStrict;
+  other.options_.max_wait_ms = 0;
+  other.options_.max_drift_ms = 0;
   system_random_ = other.system_random_;
   key_[0] = other.key_[0];
   key_[1] = other.key_[1];
@@ -242,6 +246,7 @@ Stats Uuid7Generator::stats() const noexcept {
 Status Uuid7Generator::status() {
   if (!gen_.load(std::memory_order_acquire)) {
     Status st;
+    st.node_id = -1;
     st.reason = "UUIDv7 generator is closed: it was moved from";
     return st;
   }
