@@ -129,6 +129,7 @@ snowfleet::Generator& backend_generator(SharedMint* m, int64_t node) {
   o.clock = postgres_clock();
   o.shared.state = &m->state;
   o.shared.mark_limit = &m->mark_limit;
+  o.shared.start = &m->start;
   o.shared.where = std::string("PostgreSQL shared memory (mark file ") + DataDir + "/" +
                    kMarkSlot + ".mark)";
   generator = new snowfleet::Generator(std::move(o));

@@ -31,6 +31,7 @@ struct SharedMint {
   std::atomic<int64_t> state;       // the id space's packed state word
   std::atomic<int64_t> mark_limit;  // last packed value the persisted mark covers
   std::atomic<int64_t> mark_ms;     // the persisted mark, Unix ms
+  std::atomic<int64_t> start;       // the packed state the word started at, after the mark
   std::atomic<int64_t> worker_latch;  // the mark worker's Latch*, 0 before it runs
   char problem[512];                // not empty: minting is refused, this says why
   // snowfleet.node_source: the node id the worker holds the lease of (-1: none yet), the

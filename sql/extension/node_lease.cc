@@ -76,6 +76,7 @@ bool LeaseHolder::claim(SharedMint* m, const char* spec, const snowfleet::Layout
   const int64_t after = snowfleet::last_packed_of_ms(layout, lease_->claimed_mark_ms());
   while (state < after && !m->state.compare_exchange_weak(state, after)) {
   }
+  m->start.store(m->state.load());
   m->mark_limit.store(m->state.load());  // nothing more until a mark is in this slot
   publish_deadline(m, *lease_);
   set_lease_problem(m, "");

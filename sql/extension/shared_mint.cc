@@ -89,6 +89,7 @@ void init_shared(SharedMint* m, char* note, size_t note_size) {
   m->state.store(-1);
   m->mark_limit.store(-1);
   m->mark_ms.store(-1);
+  m->start.store(-1);
   m->problem[0] = '\0';
   m->leased_node.store(-1);
   m->lease_deadline_ns.store(INT64_MAX);
@@ -106,6 +107,7 @@ void init_shared(SharedMint* m, char* note, size_t note_size) {
         remembered_start_ms = start;
         const int64_t packed = snowfleet::last_packed_of_ms(layout, start);
         m->state.store(packed);
+        m->start.store(packed);
         m->mark_limit.store(packed);  // nothing issued until the worker writes a mark
         m->mark_ms.store(start);
       }))

@@ -7,7 +7,9 @@
 #     stops, then claims it and mints above the holder's ids; the holder, restarted, waits
 #     for the slot and re-claims it when it is given back; a restart re-claims a node id;
 #   - snowfleet.node_id with snowfleet.node_source, or a node id outside the layout, stops
-#     the server naming the rule; snowfleet.node_id before snowfleet.layout is accepted.
+#     the server naming the rule; snowfleet.node_id before snowfleet.layout is accepted;
+#   - a new server refuses until the clock passes where it started, naming that mark (not
+#     "clock moved backwards").
 #   bash sql/extension/tests/node_source.sh
 set -euo pipefail
 . "$(dirname "$0")/../../../scripts/lib.sh"
@@ -102,4 +104,15 @@ start ordered snowfleet.node_id=3000 snowfleet.layout=41.12.10@1704067200000
 node=$(minted_node ordered 41.12.10@1704067200000)
 echo "node_id = 3000 before layout = 41.12.10@1704067200000: mints node $node"
 [ "$node" = 3000 ] || fail "expected node 3000"
+
+section "sql: a fresh server's first ids wait for its start, and the refusal says so"
+# max_drift_ms = 5000: a new server starts after now + 6 s (no mark file yet).
+start fresh snowfleet.node_id=1 snowfleet.max_drift_ms=5000
+out=$(sql fresh "SELECT snowfleet.next_id()" 2>&1 || true)
+echo "$out"
+case $out in
+  *"moved backwards"*) fail "a fresh start is called a rewind" ;;
+  *CLOCK_MOVED_BACKWARDS*"behind the high-water mark"*"of node 1: ids issued before the space started may reach that millisecond"*) ;;
+  *) fail "a fresh start's refusal does not name the mark" ;;
+esac
 echo "node_source tests passed"
