@@ -14,6 +14,7 @@
 // message names the core's rule.
 #include <cfloat>
 #include <climits>
+#include <cstdio>
 #include <utility>
 
 #include "bridge.hpp"
@@ -61,9 +62,25 @@ bool try_generator(const Settings& s, bool alone, Failure& f) {
   });
 }
 
+// The rule between the two ways to give the node id, as a message.
+bool both_node_settings(const Settings& s, char* out, size_t size) {
+  if (s.node_source[0] == '\0' || s.node_id == -1) return false;
+  snprintf(out, size,
+           "INVALID_ARGUMENT: give snowfleet.node_id or snowfleet.node_source, not both "
+           "(node_id %d, node_source \"%s\")",
+           s.node_id, s.node_source);
+  return true;
+}
+
 bool check(const Settings& s) {
+  char both[1024];
+  const bool alone = process_shared_preload_libraries_in_progress;
+  if (!alone && both_node_settings(s, both, sizeof both)) {
+    GUC_check_errdetail("%s", both);
+    return false;
+  }
   Failure f;
-  const bool ok = try_generator(s, process_shared_preload_libraries_in_progress, f);
+  const bool ok = try_generator(s, alone, f);
   if (!ok) GUC_check_errdetail("%s: %s", snowfleet::error_code(f.kind), f.message);
   return ok;
 }
@@ -105,11 +122,9 @@ Settings settings() noexcept { return current(); }
 
 void check_settings_at_start() {
   const Settings s = current();
-  if (s.node_source[0] != '\0' && s.node_id != -1)
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("snowfleet: INVALID_ARGUMENT: give snowfleet.node_id or "
-                           "snowfleet.node_source, not both (node_id %d, node_source \"%s\")",
-                           s.node_id, s.node_source)));
+  char both[1024];
+  if (both_node_settings(s, both, sizeof both))
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("snowfleet: %s", both)));
   Failure f;
   if (try_generator(s, false, f)) return;
   ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -98,6 +98,11 @@ if (start both snowfleet.node_id=1 "snowfleet.node_source='local:$reg'") 2>/dev/
 fi
 grep -h "give snowfleet.node_id or snowfleet.node_source, not both" "$work/both/log" ||
   fail "no rule in the log"
+# ALTER SYSTEM refuses it too (the next restart would fail).
+out=$(sql b "ALTER SYSTEM SET snowfleet.node_id = 3" 2>&1 || true)
+echo "$out"
+case $out in *"give snowfleet.node_id or snowfleet.node_source, not both"*) ;;
+  *) fail "ALTER SYSTEM accepted node_id beside node_source" ;; esac
 if (start wide snowfleet.node_id=3000) 2>/dev/null; then fail "node id 3000 in the default layout"; fi
 grep -h "node_id must be in \[0, 1023\]" "$work/wide/log" || fail "no rule in the log"
 start ordered snowfleet.node_id=3000 snowfleet.layout=41.12.10@1704067200000
