@@ -123,6 +123,35 @@ TEST_CASE("a shared space started after a mark continues above it", "[shared]") 
     CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
     CHECK(e.drift_ms() == 100);
   }
+  SECTION("strict, with the start given: the refusal names the mark, not a rewind") {
+    const int64_t packed = last_packed_of_ms(Layout(), mark);
+    std::atomic<int64_t> word{packed}, start{packed};
+    auto clock = std::make_shared<ScriptedClock>(mark - 100);
+    GeneratorOptions o = on_shared(&word, nullptr, clock);
+    o.shared.start = &start;
+    Generator g(std::move(o));
+    const Error e = error_of([&] { g.next_id(); });
+    CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+    CHECK(e.drift_ms() == 100);
+    const std::string m = e.what();
+    CHECK(m.find("wall clock is 100 ms behind the high-water mark " + std::to_string(mark) +
+                 " (2024-01-01T00:00:05.000Z) in test memory of node 7: ids issued before the "
+                 "space started may reach that millisecond") != std::string::npos);
+    CHECK(m.find("moved backwards") == std::string::npos);
+    CHECK(g.status().reason.find("behind the high-water mark") != std::string::npos);
+  }
+  SECTION("strict, with the start given, after an id: a rewind is a rewind") {
+    const int64_t packed = last_packed_of_ms(Layout(), mark);
+    std::atomic<int64_t> word{packed}, start{packed};
+    auto clock = std::make_shared<ScriptedClock>(mark + 1);
+    GeneratorOptions o = on_shared(&word, nullptr, clock);
+    o.shared.start = &start;
+    Generator g(std::move(o));
+    g.next_id();
+    clock->set_wall_ms(mark - 100);
+    const std::string m = error_of([&] { g.next_id(); }).what();
+    CHECK(m.find("clock moved backwards by 101 ms") != std::string::npos);
+  }
 }
 
 TEST_CASE("packed values of milliseconds", "[shared]") {
@@ -146,6 +175,10 @@ TEST_CASE("a shared space's arguments", "[shared]") {
   p.node_id = 1;
   p.shared.mark_limit = &limit;
   CHECK(kind_of([&] { Generator g(p); }) == ErrorKind::kInvalidArgument);
+  p.shared.mark_limit = nullptr;
+  p.shared.start = &limit;
+  CHECK_THAT(error_of([&] { Generator g(p); }).what(),
+             Catch::Contains("a shared id space's start needs its state word"));
 }
 
 TEST_CASE("a generator on a shared space is refused in a forked child", "[shared][fork]") {

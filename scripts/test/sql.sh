@@ -11,7 +11,8 @@
 # (sql/extension/tests/error_memory.sql); that the plain-SQL functions are inlined
 # (inlining.sql); minting with snowfleet.next_id() (sql/extension/tests/mint.sh: 16
 # concurrent sessions, a backend SIGKILLed and the crash recovery, cancel and
-# statement_timeout during a wait, settings checked by the core); and a short run of the
+# statement_timeout during a wait, settings checked by the core); a leased node id
+# (sql/extension/tests/node_source.sh: servers sharing a local: registry); and a short run of the
 # decode benchmark
 # (bench/sql/run.sh measures it properly). The server is stopped and its directory removed
 # on exit.
@@ -79,6 +80,9 @@ section "sql: the plain-SQL functions are inlined"
 
 section "sql: minting with snowfleet.next_id()"
 bash sql/extension/tests/mint.sh "$port" "$tmp/data"
+
+section "sql: snowfleet.node_source (a leased node id) and the settings checked at start"
+bash sql/extension/tests/node_source.sh
 
 section "sql: without shared_preload_libraries the extension reads ids and next_id() refuses"
 (

@@ -18,6 +18,7 @@
 
 #include "bridge.hpp"
 #include "mint.hpp"
+#include "node_lease.hpp"
 #include "pg.hpp"
 #include "snowfleet/generator.hpp"
 #include "snowfleet/uuid7.hpp"
@@ -97,14 +98,16 @@ const std::shared_ptr<snowfleet::Clock>& postgres_clock() {
 // one (a reload replaces the mode's string: its text is kept).
 struct MadeWith {
   bool made = false;
+  int64_t node_id = -1;
   std::string mode;
   double max_wait_ms = 0;
   int max_drift_ms = 0;
-  bool current(const Settings& s) const {
-    return made && mode == s.mode && max_wait_ms == s.max_wait_ms && max_drift_ms == s.max_drift_ms;
+  bool current(const Settings& s, int64_t node = -1) const {
+    return made && node_id == node && mode == s.mode && max_wait_ms == s.max_wait_ms && max_drift_ms == s.max_drift_ms;
   }
-  void set(const Settings& s) {
+  void set(const Settings& s, int64_t node = -1) {
     made = true;
+    node_id = node;
     mode = s.mode;
     max_wait_ms = s.max_wait_ms;
     max_drift_ms = s.max_drift_ms;
@@ -114,19 +117,23 @@ struct MadeWith {
 snowfleet::Generator* generator = nullptr;
 MadeWith generator_made;
 
-snowfleet::Generator& backend_generator(SharedMint* m) {
+// The generator for node `node` (the setting's, or the leased one, which a restarted
+// worker may have changed).
+snowfleet::Generator& backend_generator(SharedMint* m, int64_t node) {
   const Settings s = settings();
-  if (generator != nullptr && generator_made.current(s)) return *generator;
+  if (generator != nullptr && generator_made.current(s, node)) return *generator;
   delete generator;
   generator = nullptr;
   snowfleet::GeneratorOptions o = options_of(s);
+  o.node_id = node;
   o.clock = postgres_clock();
   o.shared.state = &m->state;
   o.shared.mark_limit = &m->mark_limit;
+  o.shared.start = &m->start;
   o.shared.where = std::string("PostgreSQL shared memory (mark file ") + DataDir + "/" +
                    kMarkSlot + ".mark)";
   generator = new snowfleet::Generator(std::move(o));
-  generator_made.set(s);
+  generator_made.set(s, node);
   return *generator;
 }
 
@@ -169,14 +176,44 @@ SharedMint* minting_memory() {
   return m;
 }
 
+// The node id to mint with. Leased (snowfleet.node_source): the one the worker holds,
+// refused before it holds one and past the lease's deadline (checked at every call: a
+// clock read, no system call). A fixed one: the setting, checked by the core.
+int64_t node_to_mint(SharedMint* m) {
+  const Settings s = settings();
+  if (s.node_source[0] == '\0') return s.node_id;
+  const int64_t node = m->leased_node.load();
+  char why[600];
+  if (node < 0) {
+    char problem[sizeof m->lease_problem];
+    lease_problem(m, problem, sizeof problem);
+    snprintf(why, sizeof why,
+             "no node id leased from snowfleet.node_source yet (the background worker "
+             "\"snowfleet mark writer\" claims it): %s",
+             problem);
+    raise(snowfleet::ErrorKind::kNodeIdUnavailable, why);
+  }
+  const int64_t deadline = m->lease_deadline_ns.load();
+  if (deadline == INT64_MAX) return node;
+  const int64_t now = read_clock(CLOCK_MONOTONIC);
+  if (now <= deadline) return node;
+  snprintf(why, sizeof why,
+           "node %lld: the node-id lease is %s; refusing to issue ids until the worker "
+           "confirms it",
+           static_cast<long long>(node),
+           deadline == INT64_MIN ? "lost" : "unconfirmed: its local deadline passed");
+  raise(snowfleet::ErrorKind::kLeaseLost, why);
+}
+
 }  // namespace
 
 SNOWFLEET_PG_FUNCTION(snowfleet_next_id) {
   SharedMint* m = minting_memory();
   for (;;) {
+    const int64_t node = node_to_mint(m);
     int64_t id = 0;
     Failure f;
-    if (attempt(f, [&] { id = backend_generator(m).next_id(); })) PG_RETURN_INT64(id);
+    if (attempt(f, [&] { id = backend_generator(m, node).next_id(); })) PG_RETURN_INT64(id);
     if (f.source != Failure::Source::kInterrupted) raise(f);
     // The C++ frames are gone: PostgreSQL serves the interrupt (an ERROR for a cancel or a
     // timeout); when it was one that does not end the statement, mint again.

@@ -19,6 +19,7 @@ void _PG_init(void);
 void _PG_init(void) {
   snowfleet_pg::define_settings();
   if (!process_shared_preload_libraries_in_progress) return;
+  snowfleet_pg::check_settings_at_start();
   snowfleet_pg::request_shared_memory();
   snowfleet_pg::register_mark_worker();
 }

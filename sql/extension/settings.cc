@@ -3,11 +3,18 @@
 // data directory; a reload that changed them would make backends mint for another space
 // from this one's word. snowfleet.mode, .max_wait_ms and .max_drift_ms are PGC_SIGHUP: each
 // backend remakes its generator on the same word at its next call (the core lets strict and
-// monotonic generators share a space). Every value is checked by the core, combined with the
-// other settings as they are, when it is set: a refused value keeps the old one and the
+// monotonic generators share a space). snowfleet.node_source (PGC_POSTMASTER) leases the
+// node id instead: the background worker claims it (shared_mint.cc, node_lease.cc).
+//
+// While the module is preloaded, each value is checked alone (the node id against no
+// layout): the others may not be read yet, in whatever order postgresql.conf lists them.
+// Then check_settings_at_start() checks them together and refuses to start the server,
+// naming the rule. Later (ALTER SYSTEM, a reload) every value is checked by the core
+// combined with the other settings as they are: a refused value keeps the old one and the
 // message names the core's rule.
 #include <cfloat>
 #include <climits>
+#include <cstdio>
 #include <utility>
 
 #include "bridge.hpp"
@@ -25,27 +32,55 @@ namespace {
 
 int node_id = -1;  // not set: next_id() refuses, naming the core's range
 char* layout_text = nullptr;
+char* node_source_text = nullptr;
 char* mode_text = nullptr;
 double max_wait_ms = 5.0;
 int max_drift_ms = 1000;
 int test_clock_offset_ms = 0;
 
 Settings current() {
-  return Settings{node_id, layout_text ? layout_text : "default", mode_text ? mode_text : "strict",
-                  max_wait_ms, max_drift_ms, test_clock_offset_ms};
+  return Settings{node_id,
+                  node_source_text ? node_source_text : "",
+                  layout_text ? layout_text : "default",
+                  mode_text ? mode_text : "strict",
+                  max_wait_ms,
+                  max_drift_ms,
+                  test_clock_offset_ms};
 }
 
-// Whether a generator could be made with `s`, by making one on a word of its own.
-bool check(const Settings& s) {
-  Failure f;
-  const bool ok = attempt(f, [&] {
+// Whether a generator could be made with `s`, by making one on a word of its own; with
+// `alone`, the node id is not checked (against a layout that may not be read yet).
+bool try_generator(const Settings& s, bool alone, Failure& f) {
+  return attempt(f, [&] {
     snowfleet::GeneratorOptions o = options_of(s);
-    if (o.node_id == -1) o.node_id = 0;  // not set yet: next_id() names it
+    // Not set yet: next_id() names it. Leased: the worker's claim is in the layout's range.
+    if (o.node_id == -1 || alone || s.node_source[0] != '\0') o.node_id = 0;
     std::atomic<int64_t> word{-1};
     o.shared.state = &word;
     o.shared.where = "a settings check";
     snowfleet::Generator g(std::move(o));
   });
+}
+
+// The rule between the two ways to give the node id, as a message.
+bool both_node_settings(const Settings& s, char* out, size_t size) {
+  if (s.node_source[0] == '\0' || s.node_id == -1) return false;
+  snprintf(out, size,
+           "INVALID_ARGUMENT: give snowfleet.node_id or snowfleet.node_source, not both "
+           "(node_id %d, node_source \"%s\")",
+           s.node_id, s.node_source);
+  return true;
+}
+
+bool check(const Settings& s) {
+  char both[1024];
+  const bool alone = process_shared_preload_libraries_in_progress;
+  if (!alone && both_node_settings(s, both, sizeof both)) {
+    GUC_check_errdetail("%s", both);
+    return false;
+  }
+  Failure f;
+  const bool ok = try_generator(s, alone, f);
   if (!ok) GUC_check_errdetail("%s: %s", snowfleet::error_code(f.kind), f.message);
   return ok;
 }
@@ -53,6 +88,11 @@ bool check(const Settings& s) {
 bool check_node_id(int* v, void**, GucSource) {
   Settings s = current();
   s.node_id = *v;
+  return check(s);
+}
+bool check_node_source(char** v, void**, GucSource) {
+  Settings s = current();
+  s.node_source = *v ? *v : "";
   return check(s);
 }
 bool check_layout(char** v, void**, GucSource) {
@@ -80,6 +120,18 @@ bool check_max_drift(int* v, void**, GucSource) {
 
 Settings settings() noexcept { return current(); }
 
+void check_settings_at_start() {
+  const Settings s = current();
+  char both[1024];
+  if (both_node_settings(s, both, sizeof both))
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("snowfleet: %s", both)));
+  Failure f;
+  if (try_generator(s, false, f)) return;
+  ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                  errmsg("snowfleet: the settings do not go together: %s: %s",
+                         snowfleet::error_code(f.kind), f.message)));
+}
+
 snowfleet::GeneratorOptions options_of(const Settings& s) {
   snowfleet::GeneratorOptions o;
   o.layout = snowfleet::Layout::parse(s.layout);
@@ -101,6 +153,11 @@ static void define_postmaster_settings() {
                              "default, twitter, discord, or e.g. 41.10.12@1704067200000.",
                              &layout_text, "default", PGC_POSTMASTER, 0, check_layout, nullptr,
                              nullptr);
+  DefineCustomStringVariable(
+      "snowfleet.node_source", "A leased node id, claimed by a background worker.",
+      "e.g. local:/var/lib/snowfleet or postgres://...; empty: snowfleet.node_id.",
+      &node_source_text, "", PGC_POSTMASTER, GUC_SUPERUSER_ONLY, check_node_source, nullptr,
+      nullptr);
 }
 
 void define_settings() {

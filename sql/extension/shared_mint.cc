@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <new>
 #include <string>
@@ -25,6 +26,7 @@
 #include "bridge.hpp"
 #include "lease/local_registry.hpp"  // the core's mark-file reader and writer
 #include "mint.hpp"
+#include "node_lease.hpp"
 #include "pg.hpp"
 
 extern "C" {
@@ -87,7 +89,13 @@ void init_shared(SharedMint* m, char* note, size_t note_size) {
   m->state.store(-1);
   m->mark_limit.store(-1);
   m->mark_ms.store(-1);
+  m->start.store(-1);
   m->problem[0] = '\0';
+  m->leased_node.store(-1);
+  m->lease_deadline_ns.store(INT64_MAX);
+  SpinLockInit(&m->lease_lock);
+  snprintf(m->lease_problem, sizeof m->lease_problem, "%s",
+           "the background worker has not claimed it yet");
   note[0] = '\0';
   std::string problem, said;
   Failure f;
@@ -99,6 +107,7 @@ void init_shared(SharedMint* m, char* note, size_t note_size) {
         remembered_start_ms = start;
         const int64_t packed = snowfleet::last_packed_of_ms(layout, start);
         m->state.store(packed);
+        m->start.store(packed);
         m->mark_limit.store(packed);  // nothing issued until the worker writes a mark
         m->mark_ms.store(start);
       }))
@@ -128,8 +137,8 @@ void startup_hook() {
 
 // One look at the mark: rewritten when its headroom is short. Returns false with *why
 // when a write failed.
-bool keep_mark(SharedMint* m, const snowfleet::Layout& layout, int dir_fd, bool* written,
-               char* why, size_t why_size) {
+bool keep_mark(SharedMint* m, const snowfleet::Layout& layout, int dir_fd, LeaseHolder* lease,
+               bool* written, char* why, size_t why_size) {
   const int64_t need =
       std::max(wall_ms(), snowfleet::ms_of_packed(layout, m->state.load()));
   const int64_t persisted = m->mark_ms.load();
@@ -140,6 +149,7 @@ bool keep_mark(SharedMint* m, const snowfleet::Layout& layout, int dir_fd, bool*
   Failure f;
   if (!attempt(f, [&] { ok = reg::write_mark(dir_fd, kMarkSlot, DataDir, target, &problem); }))
     problem = f.message;
+  if (ok) ok = lease->write_mark(target, &problem);  // a leased node id: also in its slot
   if (!ok) {
     snprintf(why, why_size, "%s", problem.c_str());
     return false;
@@ -180,8 +190,33 @@ using namespace snowfleet_pg;
 
 extern "C" SNOWFLEET_PG_EXPORT void snowfleet_mark_worker_main(Datum);
 
-// The mark writer: every 10 ms (or when a waiting backend sets its latch), keeps the mark
-// ahead of the ids.
+namespace {
+
+// snowfleet.node_source: claims the node id, trying again every second (the reason is
+// published for backends, and logged when it changes); false when shut down first.
+bool claim_node_id(SharedMint* m, LeaseHolder* lease, const snowfleet::Layout& layout) {
+  m->leased_node.store(-1);  // a restarted worker's lease ended with its predecessor
+  char said[sizeof m->lease_problem] = "";
+  while (!lease->claim(m, settings().node_source, layout)) {
+    char why[sizeof m->lease_problem];
+    lease_problem(m, why, sizeof why);
+    if (strcmp(why, said) != 0)
+      ereport(WARNING, (errmsg("snowfleet: no node id from snowfleet.node_source: %s", why)));
+    snprintf(said, sizeof said, "%s", why);
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1000,
+                    PG_WAIT_EXTENSION);
+    ResetLatch(MyLatch);
+    if (ShutdownRequestPending) return false;
+  }
+  ereport(LOG, (errmsg("snowfleet: node id %lld leased from snowfleet.node_source",
+                       static_cast<long long>(m->leased_node.load()))));
+  return true;
+}
+
+}  // namespace
+
+// The mark writer: claims a leased node id when snowfleet.node_source is set, then every
+// 10 ms (or when a waiting backend sets its latch) keeps the mark ahead of the ids.
 void snowfleet_mark_worker_main(Datum) {
   pqsignal(SIGHUP, SignalHandlerForConfigReload);
   pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
@@ -195,11 +230,19 @@ void snowfleet_mark_worker_main(Datum) {
   if (dir_fd < 0)
     ereport(ERROR, (errcode_for_file_access(), errmsg("snowfleet: cannot open %s", DataDir)));
   m->worker_latch.store(reinterpret_cast<int64_t>(MyLatch));
+  // Kept out of this frame: ereport(ERROR) leaves it without running destructors.
+  static LeaseHolder lease;
+  if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(0);
   bool written = false;
   int64_t warned_at = INT64_MIN;
   char why[512];
   for (;;) {
-    if (!keep_mark(m, layout, dir_fd, &written, why, sizeof why) && wall_ms() - warned_at > 10000) {
+    if (!lease.keep(m)) {
+      set_lease_problem(m, "the node-id lease was lost; the worker claims a node id again");
+      ereport(ERROR, (errmsg("snowfleet: the node-id lease was lost")));  // restarted in 1 s
+    }
+    if (!keep_mark(m, layout, dir_fd, &lease, &written, why, sizeof why) &&
+        wall_ms() - warned_at > 10000) {
       warned_at = wall_ms();
       ereport(WARNING, (errmsg("snowfleet: cannot persist the high-water mark: %s", why)));
     }
@@ -213,5 +256,6 @@ void snowfleet_mark_worker_main(Datum) {
     }
   }
   m->worker_latch.store(0);
+  lease.release(m);
   proc_exit(0);
 }

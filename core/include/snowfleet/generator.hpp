@@ -161,6 +161,9 @@ class GeneratorCore {
   [[noreturn]] void throw_lease_lost();
   int64_t current_state() const noexcept;
   std::string mark_text() const;
+  // Nothing issued since the claimed mark (a lease) or the shared space's start.
+  bool at_start(int64_t state) const noexcept;
+  int64_t shared_start() const noexcept;
   std::string describe() const;
   void lease_status(Status* st, int64_t s, uint64_t token);
   std::string status_reason(const Status& st, uint64_t token, int64_t s, int64_t now) const;

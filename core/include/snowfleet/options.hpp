@@ -79,6 +79,11 @@ struct SharedIdSpace {
   /// above it is issued; a call that needs more waits for it on the clock, within
   /// max_wait_ms, then refuses with kLeaseLost. null: no limit.
   const std::atomic<int64_t>* mark_limit = nullptr;
+  /// The packed state the caller started the word at after its persisted mark
+  /// (last_packed_of_ms(layout, mark)), or null. While the word still holds it nothing has
+  /// been issued since the start, so a clock behind it is not a rewind: a refusal names the
+  /// mark the space waits for, as after a leased node id's claim.
+  const std::atomic<int64_t>* start = nullptr;
   /// Names the memory in messages, e.g. "PostgreSQL shared memory".
   std::string where;
 };

@@ -64,6 +64,8 @@ namespace {
 void check_shared(const SharedIdSpace& shared, const std::string& node_source) {
   if (shared.state == nullptr && shared.mark_limit != nullptr)
     bad("a shared id space's mark_limit needs its state word");
+  if (shared.state == nullptr && shared.start != nullptr)
+    bad("a shared id space's start needs its state word");
   if (shared.state != nullptr && !node_source.empty())
     bad("a shared id space needs a node_id, not node_source " +
         detail::quote(detail::redact_node_source(node_source)) +
@@ -300,10 +302,20 @@ std::string GeneratorCore::describe() const {
 
 // "1737747358021 (2025-01-24T19:35:58.021Z) persisted in local:/run/ids slot 7": the
 // claimed mark, for messages.
+// A shared space's: "... (...) in PostgreSQL shared memory (...)", where it started.
 std::string GeneratorCore::mark_text() const {
-  const int64_t ms = (initial_state_ >> layout_.sequence_bits()) + layout_.epoch_ms();
-  return std::to_string(ms) + " (" + format_iso8601(ms) + ") persisted in " +
-         (lease_ ? lease_->where() : std::string("the node source"));
+  const int64_t start = lease_ ? initial_state_ : shared_start();
+  const int64_t ms = (start >> layout_.sequence_bits()) + layout_.epoch_ms();
+  if (!lease_) return std::to_string(ms) + " (" + format_iso8601(ms) + ") in " + shared_.where;
+  return std::to_string(ms) + " (" + format_iso8601(ms) + ") persisted in " + lease_->where();
+}
+
+int64_t GeneratorCore::shared_start() const noexcept {
+  return shared_.start ? shared_.start->load(std::memory_order_acquire) : INT64_MIN;
+}
+
+bool GeneratorCore::at_start(int64_t state) const noexcept {
+  return lease_ ? state == initial_state_ : state >= 0 && state == shared_start();
 }
 
 int64_t GeneratorCore::current_state() const noexcept {

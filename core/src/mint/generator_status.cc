@@ -121,7 +121,7 @@ std::string GeneratorCore::clock_reason(int64_t s, int64_t now) const {
     return "wall clock is outside the window of layout " + layout_.to_string();
   if (strict && ahead > wait_ms)
     return "clock is " + std::to_string(ahead) + " ms behind " +
-           (lease_ && s == initial_state_ ? "the high-water mark " + mark_text() + " "
+           (at_start(s) ? "the high-water mark " + mark_text() + " "
                                           : std::string("the last issued millisecond ")) +
            "(wait budget " + detail::ms_text(max_wait_ms_) + " ms)";
   if (!strict && ahead - max_drift_ms_ > wait_ms)

@@ -105,7 +105,7 @@ class GeneratorCore::SlowCall {
     return detail::decide_slow(rules, {r_.state, r_.now, want_, true, extra_ms});
   }
 
-  bool claimed_mark() const { return g_.lease_ && r_.state == g_.initial_state_; }
+  bool claimed_mark() const { return g_.at_start(r_.state); }
   std::string node() const { return std::to_string(g_.node_id_); }
   std::string budget() const { return detail::ms_text(g_.max_wait_ms_); }
 
@@ -128,8 +128,11 @@ class GeneratorCore::SlowCall {
         if (claimed_mark())  // nothing issued yet: the state's millisecond is the claimed mark
           refuse(ErrorKind::kClockMovedBackwards,
                  "wall clock is " + std::to_string(d.drift) + " ms behind the high-water mark " +
-                     g_.mark_text() + " of node " + node() + " (wait budget " + budget() +
-                     " ms); refusing to issue ids",
+                     g_.mark_text() + " of node " + node() +
+                     (g_.lease_ ? std::string()
+                                : ": ids issued before the space started may reach that "
+                                  "millisecond, so none is issued until the clock passes it") +
+                     " (wait budget " + budget() + " ms); refusing to issue ids",
                  d.drift);
         refuse(ErrorKind::kClockMovedBackwards,
                "clock moved backwards by " + std::to_string(d.drift) + " ms on node " + node() +
