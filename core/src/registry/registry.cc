@@ -11,7 +11,17 @@
 
 #include "abi.h"
 
+// Built into a program with a static core (the Rust crate), this is the registry of last
+// resort, under another name and not exported (see locate.cc); built as
+// libsnowfleet_registry.so.1, it is the library's entry point.
+#ifdef SNOWFLEET_REGISTRY_BUILTIN
+#include "builtin.h"
+#define SNOWFLEET_REGISTRY_ENTRY snowfleet_registry_builtin_v1
+#define SNOWFLEET_EXPORT __attribute__((visibility("hidden")))
+#else
+#define SNOWFLEET_REGISTRY_ENTRY snowfleet_registry_v1
 #define SNOWFLEET_EXPORT __attribute__((visibility("default")))
+#endif
 
 namespace {
 
@@ -255,6 +265,6 @@ const snowfleet_registry_api g_api = {
 
 }  // namespace
 
-extern "C" SNOWFLEET_EXPORT const snowfleet_registry_api* snowfleet_registry_v1(void) {
+extern "C" SNOWFLEET_EXPORT const snowfleet_registry_api* SNOWFLEET_REGISTRY_ENTRY(void) {
   return &g_api;
 }
