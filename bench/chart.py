@@ -200,7 +200,7 @@ def ratio_cell(row: Dict[str, Any]) -> Tuple[str, str]:
     target = ratio["target"]
     verdict = "" if target is None else \
         f"<= {target:.1f}x: {'met' if ratio['value'] <= target else 'missed'}"
-    return f"{ratio['value']:.2f}x {ratio['basis_label']}", verdict
+    return f"{ratio['value']:.3f}x {ratio['basis_label']}", verdict
 
 
 def check_data(data: Any, where: str) -> Dict[str, Any]:
@@ -266,7 +266,7 @@ def summary(data: Dict[str, Any]) -> str:
             basis = by_key[ratio["basis"]]
             verdict = "met" if ratio["value"] <= ratio["target"] else "missed"
             lines.append(f"- {bench['language']} {r['label']}: {figure(r['ns_per_id'])} ns, "
-                         f"{ratio['value']:.2f}x {ratio['basis_label']} "
+                         f"{ratio['value']:.3f}x {ratio['basis_label']} "
                          f"({figure(basis['ns_per_id'])} ns); target <= {ratio['target']:.1f}x, "
                          f"{verdict}")
     strict = [(b["language"], r) for b in data["benches"] for r in b["rows"]

@@ -116,7 +116,7 @@ def test_collecting_divides_each_row_by_its_basis_of_the_same_bench(tmp_path: Pa
     table = module.table(run)
     assert "| C++ | clock_gettime(CLOCK_REALTIME) | reference |" in table  # a basis is listed
     met = "met" if mono["ratio"]["value"] <= 1.0 else "missed"
-    assert f"| {mono['ratio']['value']:.2f}x one clock_gettime | <= 1.0x: {met} |" in table
+    assert f"| {mono['ratio']['value']:.3f}x one clock_gettime | <= 1.0x: {met} |" in table
     summary = module.summary(run)
     assert summary.startswith(module.SUMMARY_BEGIN) and summary.endswith(module.SUMMARY_END)
     assert f"- C++ {mono['label']}: " in summary and "target <= 1.0x" in summary
