@@ -9,7 +9,12 @@ scripts/bench/chart.sh runs the benches with --json into out/bench/ and then thi
 script with --from-dir. Collecting writes the run's data file (default docs/performance.json:
 the benches' rows plus the machine, the date and the load averages read between benches);
 drawing reads only that file, so the same data file always gives the same SVG bytes.
---markdown rewrites the chart's table (between two marker lines) from the same file.
+--markdown rewrites the chart's table (between two marker lines) from the same file, and
+--summary the README's summary of the targets (between two marker lines of its own).
+
+Collecting also divides each row RATIOS names by its basis row of the same bench (a clock
+read, or the peer it must beat) and keeps the quotient and the target in the row's "ratio";
+the table and the summary print them.
 
 Bench JSON form (--json of bench/run.py, python/bench/bench.py and bench_uuid7.py,
 node/bench/bench.js and bench_uuid7.js, and PairedBench): {"schema": "snowfleet-bench/1", "language", "runtime", "command", "rows": [{"key",
@@ -42,6 +47,27 @@ BENCH_FILES = ("cpp.json", "python.json", "python-uuid7.json", "node.json", "nod
 FAMILIES = {"snowflake": "", "uuid7": ", UUIDv7"}  # panel order: every Snowflake panel first
 CAP_NS = 1e9 / 4_096_000  # the format's 4,096 ids per ms: a strict generator's floor
 COLORS = {"snowfleet": "#1f6fb4", "peer": "#e07b24"}
+
+
+# (language, row key, basis row key, basis as the table names it, target: the most the ratio
+# may be, or None for a ratio shown without a target). Rows and bases of one bench, so both
+# figures come from the same process and minutes.
+RATIOS = (
+    ("C++", "mono", "clock", "one clock_gettime", 1.0),
+    ("C++", "monoPlain", "clockPlain", "one clock_gettime", 1.3),
+    ("C++", "uuid7", "clock", "one clock_gettime", 1.3),
+    ("C++", "strict", "seed", "the mutex + spin peer", None),
+    ("C++", "shared", "mutexShared", "the mutex version", None),
+    ("Python", "snowfleet next_uuid7 (uuid.UUID)", "uuid_utils.uuid7() (Rust, its UUID)",
+     "uuid_utils.uuid7()", 0.8),
+    ("Python", "snowfleet next_uuid7_str (str)", "uuid_utils.uuid7() (Rust, its UUID)",
+     "uuid_utils.uuid7()", None),
+    ("Python", "snowfleet monotonic next_id", "ref time.time_ns()", "time.time_ns()", None),
+    ("Node", "mono", "hrtime", "process.hrtime.bigint()", None),
+    ("Java", "monotonicNextId", "tsidCreator", "tsid-creator", 0.7),
+    ("Java", "monotonicNextId2Threads", "tsidCreator2Threads", "tsid-creator, 2 threads", 1.0),
+    ("Java", "uuid7NextUuid7", "uuidCreatorV7Fast", "uuid-creator's fast variant", None),
+)
 
 
 class InputError(Exception):
@@ -142,9 +168,39 @@ def collect(run_dir: Path) -> Dict[str, Any]:
     except FileNotFoundError:
         raise InputError(f"{run_dir}/started: no such file (scripts/bench/chart.sh writes it)") \
             from None
+    for bench in benches:
+        add_ratios(bench)
     return {"schema": "snowfleet-bench-run/1", "machine": machine(), "date": started,
             "load_1min": {"min": min(loads), "max": max(loads), "readings": len(loads)},
             "benches": benches}
+
+
+def add_ratios(bench: Dict[str, Any]) -> None:
+    """Gives each row RATIOS names in this bench its "ratio": {"basis", "basis_label",
+    "value", "target"} (value: the row's ns per id over the basis row's)."""
+    by_key = {r["key"]: r for r in bench["rows"]}
+    for language, key, basis, basis_label, target in RATIOS:
+        if language != bench["language"] or key not in by_key or basis not in by_key:
+            continue
+        by_key[key]["ratio"] = {"basis": basis, "basis_label": basis_label,
+                                "value": by_key[key]["ns_per_id"] / by_key[basis]["ns_per_id"],
+                                "target": target}
+
+
+def bases(bench: Dict[str, Any]) -> List[str]:
+    """Keys of the rows some ratio of this bench is taken against."""
+    return [r["ratio"]["basis"] for r in bench["rows"] if "ratio" in r]
+
+
+def ratio_cell(row: Dict[str, Any]) -> Tuple[str, str]:
+    """(ratio, target) cells of a table row: "0.48x one clock_gettime", "<= 1.0x: met"."""
+    ratio = row.get("ratio")
+    if not ratio:
+        return "", ""
+    target = ratio["target"]
+    verdict = "" if target is None else \
+        f"<= {target:.1f}x: {'met' if ratio['value'] <= target else 'missed'}"
+    return f"{ratio['value']:.3f}x {ratio['basis_label']}", verdict
 
 
 def check_data(data: Any, where: str) -> Dict[str, Any]:
@@ -181,6 +237,50 @@ def panels(data: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any], List[Dict[st
     return out
 
 
+def table_panels(data: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any], List[Dict[str, Any]]]]:
+    """The chart's panels with, in the table only, the other rows a ratio needs (a clock
+    read, the TSC window off) after each bench's first Snowflake panel."""
+    out = []
+    for title, bench, rows in panels(data):
+        if rows[0]["family"] == "snowflake":
+            needed = set(bases(bench)) | {r["key"] for r in bench["rows"] if "ratio" in r}
+            rows = rows + [r for r in bench["rows"] if r["family"] == "snowflake" and
+                           r["key"] in needed and r not in rows]
+        out.append((title, bench, rows))
+    return out
+
+
+def summary(data: Dict[str, Any]) -> str:
+    """The README's lines: each row with a target, its figure, ratio and verdict, from the
+    same data file as the table."""
+    load = data["load_1min"]
+    lines = [SUMMARY_BEGIN,
+             f"From one run of `bash scripts/bench/chart.sh` ({data['date']}, {data['machine']}, "
+             f"1-min load {load['min']:.1f}-{load['max']:.1f}); medians, ns per id:", ""]
+    for bench in data["benches"]:
+        by_key = {r["key"]: r for r in bench["rows"]}
+        for r in bench["rows"]:
+            ratio = r.get("ratio")
+            if not ratio or ratio["target"] is None:
+                continue
+            basis = by_key[ratio["basis"]]
+            verdict = "met" if ratio["value"] <= ratio["target"] else "missed"
+            lines.append(f"- {bench['language']} {r['label']}: {figure(r['ns_per_id'])} ns, "
+                         f"{ratio['value']:.3f}x {ratio['basis_label']} "
+                         f"({figure(basis['ns_per_id'])} ns); target <= {ratio['target']:.1f}x, "
+                         f"{verdict}")
+    strict = [(b["language"], r) for b in data["benches"] for r in b["rows"]
+              if r["group"] == "snowfleet" and r["family"] == "snowflake" and
+              r["label"].startswith("strict") and "next_ids" not in r["label"]]
+    if strict:
+        lines.append("- strict next_id (the format's cap, 4,096 ids per ms, is 244 ns/id): " +
+                     ", ".join(f"{lang} {figure(r['ns_per_id'])}" for lang, r in strict))
+    lines.append(SUMMARY_END)
+    return "\n".join(lines)
+
+
+SUMMARY_BEGIN = "<!-- bench/chart.py summary: begin -->"
+SUMMARY_END = "<!-- bench/chart.py summary: end -->"
 TABLE_BEGIN = "<!-- bench/chart.py table: begin -->"
 TABLE_END = "<!-- bench/chart.py table: end -->"
 
@@ -193,29 +293,41 @@ def table(data: Dict[str, Any]) -> str:
              f"Run {data['date']} on {data['machine']}; 1-min load average "
              f"{load['min']:.1f}-{load['max']:.1f} over {load['readings']} readings "
              "(before and after each bench).", "",
-             "| language | row | snowfleet or peer | ns/id |", "| --- | --- | --- | ---: |"]
-    for title, _, rows in panels(data):
+             "| language | row | snowfleet or peer | ns/id | ratio | target |",
+             "| --- | --- | --- | ---: | --- | --- |"]
+    for title, _, rows in table_panels(data):
         for r in rows:
-            lines.append(f"| {title} | {r['label']} | {r['group']} | {figure(r['ns_per_id'])} |")
+            ratio, target = ratio_cell(r)
+            lines.append(f"| {title} | {r['label']} | {r['group']} | {figure(r['ns_per_id'])} "
+                         f"| {ratio} | {target} |")
     lines.append("")
+    counted = [(b["language"], r) for b in data["benches"] for r in b["rows"]
+               if "instructions_per_id" in r]
+    if counted:
+        lines.append("Instructions per call (valgrind's callgrind, `bench/run.py`): " +
+                     "; ".join(f"{lang} {r['label']} {r['instructions_per_id']:.1f}"
+                               for lang, r in counted) + ".")
+        lines.append("")
     lines.append("Commands: " + "; ".join(f"{b['language']} `{b['command']}` ({b['runtime']})"
                                           for b in data["benches"]) + ".")
     lines.append(TABLE_END)
     return "\n".join(lines)
 
 
-def with_table(markdown: Path, data: Dict[str, Any]) -> str:
-    """The text of `markdown` with the table between its markers (one pair required) redrawn."""
+def with_table(markdown: Path, data: Dict[str, Any], begin: str = TABLE_BEGIN,
+               end: str = TABLE_END, block: Any = table) -> str:
+    """The text of `markdown` with the block between its markers (one pair required)
+    redrawn: the table, or with SUMMARY_BEGIN/END and summary the README's lines."""
     try:
         text = markdown.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"{markdown}: no such file") from None
-    if text.count(TABLE_BEGIN) != 1 or text.count(TABLE_END) != 1:
-        raise InputError(f"{markdown}: needs exactly one {TABLE_BEGIN!r} line and one "
-                         f"{TABLE_END!r} line")
-    head, rest = text.split(TABLE_BEGIN)
-    tail = rest.split(TABLE_END)[1]
-    return head + table(data) + tail
+    if text.count(begin) != 1 or text.count(end) != 1:
+        raise InputError(f"{markdown}: needs exactly one {begin!r} line and one "
+                         f"{end!r} line")
+    head, rest = text.split(begin)
+    tail = rest.split(end)[1]
+    return head + block(data) + tail
 
 
 def render(data: Dict[str, Any], svg: Path) -> None:
@@ -278,6 +390,8 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--svg", type=Path, default=ROOT / "docs" / "performance.svg")
     ap.add_argument("--markdown", type=Path,
                     help="also rewrite the chart's table in this file (docs/performance.md)")
+    ap.add_argument("--summary", type=Path,
+                    help="also rewrite the summary of the targets in this file (README.md)")
     args = ap.parse_args(argv)
     ensure_venv()
     try:  # every input is checked before any file is written
@@ -288,6 +402,8 @@ def main(argv: List[str]) -> int:
         if not panels(data):
             raise InputError(f"{args.data}: no snowfleet or peer rows to chart")
         markdown = with_table(args.markdown, data) if args.markdown else None
+        readme = with_table(args.summary, data, SUMMARY_BEGIN, SUMMARY_END, summary) \
+            if args.summary else None
     except InputError as e:
         print(f"chart: {e}", file=sys.stderr)
         return 2
@@ -295,6 +411,8 @@ def main(argv: List[str]) -> int:
         args.data.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     if args.markdown and markdown is not None:
         args.markdown.write_text(markdown, encoding="utf-8")
+    if args.summary and readme is not None:
+        args.summary.write_text(readme, encoding="utf-8")
     render(data, args.svg)
     print(f"chart: wrote {args.svg} from {args.data}")
     return 0

@@ -2,7 +2,8 @@
 each time, and the committed chart and table are the ones their data file gives.
 
 No benchmark runs here: the renders read python/tests/data/bench_chart_sample.json (fixed
-figures) and docs/performance.json. The script runs matplotlib from its own venv
+figures) and docs/performance.json; the README's summary is checked against the latter too.
+The script runs matplotlib from its own venv
 (out/chart-venv, made on first use from bench/chart-requirements.txt).
 """
 
@@ -68,9 +69,57 @@ def test_committed_chart_and_table_are_drawn_from_docs_performance_json(tmp_path
     committed = (REPO_ROOT / "docs" / "performance.svg").read_bytes()
     assert render(data, tmp_path / "p.svg") == committed, \
         "docs/performance.svg is stale: `python3 bench/chart.py` redraws it from performance.json"
-    table = chart_module().table(json.loads(data.read_text(encoding="utf-8")))
-    assert table in (REPO_ROOT / "docs" / "performance.md").read_text(encoding="utf-8"), \
+    module = chart_module()
+    run = json.loads(data.read_text(encoding="utf-8"))
+    doc = (REPO_ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert module.table(run) in doc, \
         "the chart's table is stale: `python3 bench/chart.py --markdown docs/performance.md`"
+    assert module.summary(run) in (REPO_ROOT / "README.md").read_text(encoding="utf-8"), \
+        "the README's performance summary is stale: `python3 bench/chart.py --summary README.md`"
+
+
+def test_the_committed_run_has_every_target_row_with_its_ratio() -> None:
+    run = json.loads((REPO_ROOT / "docs" / "performance.json").read_text(encoding="utf-8"))
+    targets = {(b["language"], r["key"]): r["ratio"] for b in run["benches"] for r in b["rows"]
+               if r.get("ratio", {}).get("target") is not None}
+    wanted = {(lang, key) for lang, key, _, _, target in chart_module().RATIOS if target}
+    assert set(targets) == wanted
+    for ratio in targets.values():
+        assert ratio["value"] > 0
+
+
+def test_collecting_divides_each_row_by_its_basis_of_the_same_bench(tmp_path: Path) -> None:
+    module = chart_module()
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    cpp, python, node, java = data["benches"]
+    cpp["rows"].append({"key": "uuid7", "label": "UUIDv7 next", "group": "snowfleet",
+                        "family": "uuid7", "ns_per_id": 30.0})
+    files = {"cpp.json": cpp, "python.json": python, "node.json": node, "java.json": java,
+             # the sample has no UUIDv7 benches of its own
+             "python-uuid7.json": {**python, "rows": []}, "node-uuid7.json": {**node, "rows": []}}
+    assert set(files) == set(module.BENCH_FILES)
+    for name, bench in files.items():
+        (tmp_path / name).write_text(json.dumps(bench), encoding="utf-8")
+    (tmp_path / "loadavg-0").write_text("0.50 0.40 0.30 1/100 1\n", encoding="utf-8")
+    (tmp_path / "started").write_text("2026-01-02T03:04Z\n", encoding="utf-8")
+    run = module.collect(tmp_path)
+    rows = {(b["language"], r["key"]): r for b in run["benches"] for r in b["rows"]}
+    clock = rows[("C++", "clock")]["ns_per_id"]
+    mono = rows[("C++", "mono")]
+    assert mono["ratio"]["basis"] == "clock" and mono["ratio"]["target"] == 1.0
+    assert mono["ratio"]["value"] == mono["ns_per_id"] / clock
+    assert rows[("C++", "uuid7")]["ratio"]["value"] == 30.0 / clock
+    java = rows[("Java", "monotonicNextId")]["ratio"]
+    assert java["value"] == rows[("Java", "monotonicNextId")]["ns_per_id"] / \
+        rows[("Java", "tsidCreator")]["ns_per_id"] and java["target"] == 0.7
+    assert "ratio" not in rows[("Node", "mono")]  # its basis row is not in the sample
+    table = module.table(run)
+    assert "| C++ | clock_gettime(CLOCK_REALTIME) | reference |" in table  # a basis is listed
+    met = "met" if mono["ratio"]["value"] <= 1.0 else "missed"
+    assert f"| {mono['ratio']['value']:.3f}x one clock_gettime | <= 1.0x: {met} |" in table
+    summary = module.summary(run)
+    assert summary.startswith(module.SUMMARY_BEGIN) and summary.endswith(module.SUMMARY_END)
+    assert f"- C++ {mono['label']}: " in summary and "target <= 1.0x" in summary
 
 
 def test_a_row_without_a_positive_figure_is_refused(tmp_path: Path) -> None:

@@ -3,8 +3,12 @@ across threads), fork(), decode_uuid7 and its refusals."""
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
+import sys
 import threading
+import weakref
 import uuid
 from typing import List
 
@@ -28,6 +32,36 @@ def test_the_three_forms_are_one_uuid() -> None:
     assert c.next_uuid7_bytes() == u.bytes
     assert hash(u) == hash(uuid.UUID(str(u)))
     assert snowfleet.decode_uuid7(u) == (T, snowfleet.decode_uuid7(u).counter, u.int & (2**48 - 1))
+
+
+def test_next_uuid7_is_a_stdlib_uuid_in_every_use() -> None:
+    """The UUID is built in C without UUID.__init__: it must be what uuid.UUID(int=...) is."""
+    gen = snowfleet.Uuid7Generator()
+    unknown = uuid.SafeUUID.unknown
+    before = sys.getrefcount(unknown)
+    made = [gen.next_uuid7() for _ in range(1000)]
+    assert sys.getrefcount(unknown) == before + 1000  # each UUID holds one reference
+    del made
+    assert sys.getrefcount(unknown) == before
+    for u in [gen.next_uuid7(), *gen.next_uuid7s(3)]:
+        same = uuid.UUID(int=u.int)
+        assert type(u) is uuid.UUID and u == same and hash(u) == hash(same)
+        assert {u: 1}[same] == 1 and not u != same and u <= same and u >= same
+        assert str(u) == str(same) and repr(u) == repr(same) and u.bytes == same.bytes
+        assert u.fields == same.fields and u.urn == same.urn and u.hex == same.hex
+        assert u.is_safe is same.is_safe is uuid.SafeUUID.unknown
+        assert pickle.loads(pickle.dumps(u)) == u and copy.deepcopy(u) == u
+        assert pickle.dumps(u) == pickle.dumps(same)
+        with pytest.raises(TypeError, match="immutable"):
+            u.int = 0  # type: ignore[misc]
+        assert weakref.ref(u)() is u
+        assert not hasattr(u, "__dict__")
+    # the int is built digit by digit: values of every length, the top digits zero too
+    for ms in (1, 2**20, 2**40, T, 9_223_372_036_854):
+        early = snowfleet.Uuid7Generator(clock=ScriptedClock(ms), random=ScriptedRandom(ms))
+        for u in [early.next_uuid7(), *early.next_uuid7s(2)]:
+            assert u.int == int.from_bytes(u.bytes, "big") and u == uuid.UUID(bytes=u.bytes)
+            assert snowfleet.decode_uuid7(u).timestamp_ms == ms
 
 
 def test_batches_in_each_form() -> None:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the id benchmarks (C++, Python, Node, Java; UUIDv7 too) with short repetition counts, each with
 # --json into out/bench/, then bench/chart.py, which writes docs/performance.json (the run's
-# figures, machine, date and load), docs/performance.svg (the chart) and the chart's table in
-# docs/performance.md. Builds what each bench needs first, as the area scripts do.
+# figures, machine, date and load, and each target row's ratio), docs/performance.svg (the
+# chart), the chart's table in docs/performance.md and the summary in README.md. Builds what each bench needs first, as the area scripts do.
 #
 #   bash scripts/bench/chart.sh
 #
@@ -27,7 +27,9 @@ build() { [[ "${SNOWFLEET_BENCH_BUILT:-0}" == 1 ]] || quiet "$@"; }
 section "C++: build the bench (out/release), bench/run.py --repetitions $REPS"
 [[ "${SNOWFLEET_BENCH_BUILT:-0}" == 1 ]] || core_deps
 build cmake -S . -B out/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSNOWFLEET_BUILD_BENCH=ON
-build cmake --build out/release --target snowfleet_bench
+build cmake --build out/release --target snowfleet_bench snowfleet_count_instructions
+# bench/run.py counts instructions per call under callgrind.
+command -v valgrind >/dev/null 2>&1 || apt_install valgrind
 python3 bench/run.py --repetitions "$REPS" --json "$OUT/cpp.json" | tee "$OUT/cpp.txt"
 cp /proc/loadavg "$OUT/loadavg-1-cpp"
 
@@ -61,4 +63,4 @@ bash scripts/bench/java.sh paired --json "$OUT/java.json" 1 "$rounds" 20 | tee "
 cp /proc/loadavg "$OUT/loadavg-4-java"
 
 section "chart"
-python3 bench/chart.py --from-dir "$OUT" --markdown docs/performance.md
+python3 bench/chart.py --from-dir "$OUT" --markdown docs/performance.md --summary README.md
