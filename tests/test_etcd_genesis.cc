@@ -117,9 +117,9 @@ TEST_CASE("etcd genesis: a stated TTL bound is the value's fourth field", "[flee
   CHECK(g.fence_ms == 0);
   REQUIRE(parse_genesis("0123456789abcdef 1 0", &g));
   CHECK(g.max_ttl_s == 0);  // a genesis of a prefix that states no bound
-  for (const char* bad : {"0123456789abcdef 1 0 1", "0123456789abcdef 1 0 3601",
-                          "0123456789abcdef 1 0 12 ", "0123456789abcdef 1 0 x",
-                          "0123456789abcdef 1 0 12 12", "0123456789abcdef 1 0 -12"}) {
+  for (const char* bad :
+       {"0123456789abcdef 1 0 1", "0123456789abcdef 1 0 3601", "0123456789abcdef 1 0 12 ",
+        "0123456789abcdef 1 0 x", "0123456789abcdef 1 0 12 12", "0123456789abcdef 1 0 -12"}) {
     CAPTURE(bad);
     CHECK_FALSE(parse_genesis(bad, &g));
   }
@@ -132,9 +132,9 @@ snowfleet::detail::etcd::Send store(const std::string& genesis, std::string* cre
   using nlohmann::json;
   return [genesis, created](const std::string& path, const json& body) -> json {
     if (path == "/v3/kv/range")
-      return genesis.empty() ? json::object()
-                             : json{{"kvs", json::array({{{"value",
-                                                           snowfleet::detail::etcd::b64(genesis)}}})}};
+      return genesis.empty()
+                 ? json::object()
+                 : json{{"kvs", json::array({{{"value", snowfleet::detail::etcd::b64(genesis)}}})}};
     if (path == "/v3/lease/leases") return json::object();  // etcd omits an empty list
     if (path == "/v3/kv/txn") {
       *created = snowfleet::detail::etcd::unb64(
@@ -168,23 +168,23 @@ TEST_CASE("etcd genesis: a genesis stating a bound refuses a TTL above it and a 
   using namespace snowfleet::detail::etcd;
   const std::string bounded = "0123456789abcdef 1 0 12";
   std::string created;
-  for (const auto& [ttls, says] : std::vector<std::pair<Ttls, std::string>>{
-           {Ttls{20, 20}, "and this spec asks ttl=20"},
-           {Ttls{2, 0}, "and this spec states none"},
-           {Ttls{2, 6}, "and this spec states max_ttl=6"}}) {
+  for (const auto& [ttls, says] :
+       std::vector<std::pair<Ttls, std::string>>{{Ttls{20, 20}, "and this spec asks ttl=20"},
+                                                 {Ttls{2, 0}, "and this spec states none"},
+                                                 {Ttls{2, 6}, "and this spec states max_ttl=6"}}) {
     CAPTURE(says);
     try {
       ensure_genesis(store(bounded, &created), "ids", ttls, T);
       FAIL("a claimant outside the bound was let in");
     } catch (const Refused& e) {
-      CHECK_THAT(e.what(), Catch::Contains("ids/genesis states max_ttl=12") &&
-                               Catch::Contains(says));
+      CHECK_THAT(e.what(),
+                 Catch::Contains("ids/genesis states max_ttl=12") && Catch::Contains(says));
     }
     GenesisWatch watch;
     const nlohmann::json reply = {
-        {"responses", nlohmann::json::array({{{"response_range",
-                                              {{"kvs", nlohmann::json::array(
-                                                           {{{"value", b64(bounded)}}})}}}}})}};
+        {"responses", nlohmann::json::array(
+                          {{{"response_range",
+                             {{"kvs", nlohmann::json::array({{{"value", b64(bounded)}}})}}}}})}};
     CHECK_THROWS_AS(claim_genesis(reply, 0, store(bounded, &created), "ids", ttls, T, watch),
                     Refused);
     CHECK(watch.adopted().empty());  // nothing adopted under a refused claim
@@ -351,9 +351,10 @@ TEST_CASE("etcd genesis: a claim that waited for its turn past TTL - margin mint
   CHECK(g->next_id() > 0);
 }
 
-TEST_CASE("etcd genesis: a restore that took the holder's lease and the prefix is fenced by the "
-          "bound",
-          "[.etcd][fleet]") {
+TEST_CASE(
+    "etcd genesis: a restore that took the holder's lease and the prefix is fenced by the "
+    "bound",
+    "[.etcd][fleet]") {
   const Prefix p = fresh("restore", "ttl=2&max_ttl=6&node=4");
   // The operator's step for a new fleet: the genesis put ahead, unfenced, stating the bound.
   etcdctl("put " + p.key + "/genesis '0123456789abcdef " + std::to_string(T) + " 0 6'");

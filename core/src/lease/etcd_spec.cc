@@ -25,8 +25,8 @@ bool valid_host(const std::string& h) {
 
 // The query options an etcd spec knows.
 bool known_option(const std::string& k) {
-  for (const char* o : {"ttl", "max_ttl", "node", "tls", "cacert", "cert", "key", "user", "password_file",
-                        "password_env", "password"})
+  for (const char* o : {"ttl", "max_ttl", "node", "tls", "cacert", "cert", "key", "user",
+                        "password_file", "password_env", "password"})
     if (k == o) return true;
   return false;
 }

@@ -51,7 +51,8 @@ struct EtcdConfig {
   std::string text;  ///< the spec, for messages (without the query, so without credentials)
 };
 
-/// Parses "etcd://host:port[,host:port...]/prefix?ttl=10[&max_ttl=S][&node=N][&tls=1][&cacert=..&cert=..
+/// Parses
+/// "etcd://host:port[,host:port...]/prefix?ttl=10[&max_ttl=S][&node=N][&tls=1][&cacert=..&cert=..
 /// &key=..][&user=..&password_file=..|password_env=..|password=..]" (`spec` starts with
 /// "etcd://") for `layout`. Throws kInvalidArgument naming the
 /// part that is wrong. Pure text handling (claim_etcd's first step), so it can be fuzzed.

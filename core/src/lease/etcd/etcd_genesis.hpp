@@ -57,7 +57,7 @@ namespace etcd {
 struct Genesis {
   std::string value;  ///< the stored text, what holders compare
   int64_t created_ms = 0;
-  int64_t fence_ms = 0;  ///< a claim under this genesis starts above it; 0: no fence
+  int64_t fence_ms = 0;   ///< a claim under this genesis starts above it; 0: no fence
   int64_t max_ttl_s = 0;  ///< the longest TTL the prefix's members may use; 0: not stated
 };
 

@@ -57,9 +57,9 @@ Registry& registry() {
 // Credentials are part of it: a lease granted under one identity is not lent to another.
 std::string store_key(const EtcdConfig& c, const Clock* clock) {
   std::string k = c.text + '\n' + std::to_string(c.ttl_s) + '\n' + std::to_string(c.max_ttl_s) +
-                  '\n' + (c.tls ? "tls" : "") + '\n' +
-                  c.cacert + '\n' + c.cert + '\n' + c.key + '\n' + c.user + '\n' + c.password +
-                  '\n' + c.password_file + '\n' + c.password_env + '\n';
+                  '\n' + (c.tls ? "tls" : "") + '\n' + c.cacert + '\n' + c.cert + '\n' + c.key +
+                  '\n' + c.user + '\n' + c.password + '\n' + c.password_file + '\n' +
+                  c.password_env + '\n';
   for (const std::string& e : c.endpoints) k += e + ',';
   return k + '\n' + std::to_string(reinterpret_cast<uintptr_t>(clock));
 }

@@ -44,8 +44,7 @@ bool own_option(const std::string& k, const std::string& v, const Layout& layout
       bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
   } else if (k == "max_ttl") {
     if (!parse_uint(v, &c.max_ttl_s) || c.max_ttl_s < 2 || c.max_ttl_s > 3600)
-      bad(quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " +
-          quote(v));
+      bad(quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
   } else if (k == "node") {
     if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
       bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
