@@ -19,8 +19,10 @@
 #include "test_util.hpp"
 
 #if SNOWFLEET_HAVE_ETCD
+#include "lease/etcd/etcd_base64.hpp"
 #include "lease/etcd/etcd_genesis.hpp"
 #include "lease/etcd/etcd_process_lease.hpp"
+#include "lease/etcd/etcd_reply.hpp"
 #include "lease/node_source.hpp"
 
 using namespace snowfleet;
@@ -35,17 +37,22 @@ struct Prefix {
   std::string spec;  // etcd://.../key?query
 };
 
-Prefix fresh(const std::string& name, const std::string& query) {
+// The spec of prefix `key` with `query` (and the test's TLS or user options).
+std::string spec_of(const std::string& key, const std::string& query) {
   const char* ep = std::getenv("SNOWFLEET_TEST_ETCD");
   REQUIRE(ep != nullptr);  // scripts/test/fleet.sh sets it
   const char* extra = std::getenv("SNOWFLEET_TEST_ETCD_QUERY");
+  return std::string("etcd://") + ep + "/" + key + "?" + query +
+         (extra && *extra ? std::string("&") + extra : "");
+}
+
+Prefix fresh(const std::string& name, const std::string& query) {
   const char* root = std::getenv("SNOWFLEET_TEST_ETCD_PREFIX");
   static int counter = 0;
   Prefix p;
   p.key = std::string(root ? root : "") + "genesis-" + name + "-" + std::to_string(getpid()) + "-" +
           std::to_string(++counter);
-  p.spec = std::string("etcd://") + ep + "/" + p.key + "?" + query +
-           (extra && *extra ? std::string("&") + extra : "");
+  p.spec = spec_of(p.key, query);
   return p;
 }
 
@@ -102,6 +109,94 @@ TEST_CASE("etcd genesis: values and holder lease tags", "[fleet][etcd-offline]")
   CHECK_FALSE(is_holder_lease(7587861231, "ids"));  // an ID etcd picks: no tag
 }
 
+TEST_CASE("etcd genesis: a stated TTL bound is the value's fourth field", "[fleet][etcd-offline]") {
+  using namespace snowfleet::detail::etcd;
+  Genesis g;
+  REQUIRE(parse_genesis("0123456789abcdef 1704067200000 0 12", &g));
+  CHECK(g.max_ttl_s == 12);
+  CHECK(g.fence_ms == 0);
+  REQUIRE(parse_genesis("0123456789abcdef 1 0", &g));
+  CHECK(g.max_ttl_s == 0);  // a genesis of a prefix that states no bound
+  for (const char* bad :
+       {"0123456789abcdef 1 0 1", "0123456789abcdef 1 0 3601", "0123456789abcdef 1 0 12 ",
+        "0123456789abcdef 1 0 x", "0123456789abcdef 1 0 12 12", "0123456789abcdef 1 0 -12"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(parse_genesis(bad, &g));
+  }
+}
+
+namespace {
+// A store whose genesis is `genesis` ("" for none) and that lists no lease: what a restore
+// from a snapshot older than every holder's lease leaves, or a new prefix.
+snowfleet::detail::etcd::Send store(const std::string& genesis, std::string* created) {
+  using nlohmann::json;
+  return [genesis, created](const std::string& path, const json& body) -> json {
+    if (path == "/v3/kv/range")
+      return genesis.empty()
+                 ? json::object()
+                 : json{{"kvs", json::array({{{"value", snowfleet::detail::etcd::b64(genesis)}}})}};
+    if (path == "/v3/lease/leases") return json::object();  // etcd omits an empty list
+    if (path == "/v3/kv/txn") {
+      *created = snowfleet::detail::etcd::unb64(
+          body["success"][0]["request_put"]["value"].get<std::string>());
+      return {{"succeeded", true}};
+    }
+    FAIL("unexpected request " << path);
+    return json::object();
+  };
+}
+}  // namespace
+
+TEST_CASE("etcd genesis: a stated bound fences a new genesis though no holder is listed",
+          "[fleet][etcd-offline]") {
+  // A restore from a snapshot older than a holder's lease leaves no genesis and no lease:
+  // the store looks new, and the holder, cut off, mints on to its local deadline. Before,
+  // the genesis was created unfenced and the newcomer minted at once on the holder's slot.
+  using namespace snowfleet::detail::etcd;
+  std::string created;
+  const Genesis g = ensure_genesis(store("", &created), "ids", Ttls{2, 12}, T);
+  CHECK(g.fence_ms == T + 12 * 1000 + 2000);
+  CHECK(g.max_ttl_s == 12);
+  CHECK(created == g.value);
+  CHECK(created.substr(16) == " " + std::to_string(T) + " " + std::to_string(T + 14000) + " 12");
+  // No bound stated: as before, a new prefix costs nothing (and a restore is not fenced).
+  CHECK(ensure_genesis(store("", &created), "ids", Ttls{2, 0}, T).fence_ms == 0);
+}
+
+TEST_CASE("etcd genesis: a genesis stating a bound refuses a TTL above it and a lower bound",
+          "[fleet][etcd-offline]") {
+  using namespace snowfleet::detail::etcd;
+  const std::string bounded = "0123456789abcdef 1 0 12";
+  std::string created;
+  for (const auto& [ttls, says] :
+       std::vector<std::pair<Ttls, std::string>>{{Ttls{20, 20}, "and this spec asks ttl=20"},
+                                                 {Ttls{2, 0}, "and this spec states none"},
+                                                 {Ttls{2, 6}, "and this spec states max_ttl=6"}}) {
+    CAPTURE(says);
+    try {
+      ensure_genesis(store(bounded, &created), "ids", ttls, T);
+      FAIL("a claimant outside the bound was let in");
+    } catch (const Refused& e) {
+      CHECK_THAT(e.what(),
+                 Catch::Contains("ids/genesis states max_ttl=12") && Catch::Contains(says));
+    }
+    GenesisWatch watch;
+    const nlohmann::json reply = {
+        {"responses", nlohmann::json::array(
+                          {{{"response_range",
+                             {{"kvs", nlohmann::json::array({{{"value", b64(bounded)}}})}}}}})}};
+    CHECK_THROWS_AS(claim_genesis(reply, 0, store(bounded, &created), "ids", ttls, T, watch),
+                    Refused);
+    CHECK(watch.adopted().empty());  // nothing adopted under a refused claim
+  }
+  CHECK(created.empty());
+  CHECK(ensure_genesis(store(bounded, &created), "ids", Ttls{12, 12}, T).max_ttl_s == 12);
+  CHECK(ensure_genesis(store(bounded, &created), "ids", Ttls{2, 30}, T).max_ttl_s == 12);
+  // A genesis stating no bound lets every claimant in, whatever it states.
+  CHECK(ensure_genesis(store("0123456789abcdef 1 0", &created), "ids", Ttls{20, 0}, T).fence_ms ==
+        0);
+}
+
 TEST_CASE("etcd genesis: a listed holder lease whose ID carries no TTL still fences",
           "[fleet][etcd-offline]") {
   // A lease tagged with the prefix whose TTL bits read 0: a process of the build before
@@ -120,7 +215,7 @@ TEST_CASE("etcd genesis: a listed holder lease whose ID carries no TTL still fen
     FAIL("unexpected request " << path);
     return nlohmann::json::object();
   };
-  const Genesis g = ensure_genesis(send, "ids", 5, T);
+  const Genesis g = ensure_genesis(send, "ids", Ttls{5, 0}, T);
   CHECK(g.fence_ms >= T + 5 * 1000 + 2000);  // at least the claimant's own TTL + 2 s
 }
 
@@ -138,7 +233,7 @@ TEST_CASE("etcd genesis: a holder lease ID's TTL bits above 3600 fence no furthe
       return {{"leases", nlohmann::json::array({{{"ID", std::to_string(id)}}})}};
     return {{"succeeded", true}};
   };
-  CHECK(ensure_genesis(send, "ids", 5, T).fence_ms == T + 3600 * 1000 + 2000);
+  CHECK(ensure_genesis(send, "ids", Ttls{5, 0}, T).fence_ms == T + 3600 * 1000 + 2000);
 }
 
 TEST_CASE("etcd genesis: a lease list entry without an ID refuses the claim",
@@ -157,7 +252,7 @@ TEST_CASE("etcd genesis: a lease list entry without an ID refuses the claim",
       return {{"succeeded", true}};
     };
     try {
-      ensure_genesis(send, "ids", 5, T);
+      ensure_genesis(send, "ids", Ttls{5, 0}, T);
       FAIL("created a genesis over the lease list entry " << entry);
     } catch (const std::exception& e) {
       CHECK_THAT(e.what(), Catch::Contains("lease list") && Catch::Contains(entry));
@@ -182,7 +277,7 @@ TEST_CASE("etcd genesis: a new prefix whose tag collides with a held prefix's is
       return {{"leases", nlohmann::json::array({{{"ID", std::to_string(other)}}})}};
     return {{"succeeded", true}};
   };
-  const Genesis g = ensure_genesis(send, "ids142764", 5, T);
+  const Genesis g = ensure_genesis(send, "ids142764", Ttls{5, 0}, T);
   CAPTURE(g.fence_ms - T);
   CHECK(g.fence_ms == 0);
 }
@@ -254,6 +349,67 @@ TEST_CASE("etcd genesis: a claim that waited for its turn past TTL - margin mint
   REQUIRE(g);
   CHECK(g->status().lease_state == LeaseState::kHeld);
   CHECK(g->next_id() > 0);
+}
+
+TEST_CASE(
+    "etcd genesis: a restore that took the holder's lease and the prefix is fenced by the "
+    "bound",
+    "[.etcd][fleet]") {
+  const Prefix p = fresh("restore", "ttl=2&max_ttl=6&node=4");
+  // The operator's step for a new fleet: the genesis put ahead, unfenced, stating the bound.
+  etcdctl("put " + p.key + "/genesis '0123456789abcdef " + std::to_string(T) + " 0 6'");
+  Opts a(p.spec, T);
+  Generator holder(a.o);
+  CHECK(holder.next_id() > 0);  // at T: the genesis put ahead has no fence
+  // What a restore from a snapshot older than the holder's lease leaves: neither its lease
+  // (revoked: only the leases tagged with this prefix) nor the prefix's keys.
+  const std::string leases = etcdctl("lease list");
+  size_t revoked = 0;
+  for (size_t at = leases.find('\n'); at != std::string::npos && at + 1 < leases.size();) {
+    const size_t end = leases.find('\n', at + 1);
+    const std::string hex = leases.substr(at + 1, end - at - 1);
+    at = end;
+    if (hex.empty()) continue;
+    if (!snowfleet::detail::etcd::is_holder_lease(
+            static_cast<int64_t>(std::stoull(hex, nullptr, 16)), p.key))
+      continue;
+    etcdctl("lease revoke " + hex);
+    ++revoked;
+  }
+  CHECK(revoked == 1);
+  etcdctl("del --prefix " + p.key + "/");
+  // The newcomer lists no holder lease and finds no genesis: a store that looks new. Its
+  // genesis states the bound and fences past T + 6 s + 2 s, the latest a cut-off holder of
+  // the prefix (TTL 6 at most) may mint to.
+  Opts b(p.spec, T);
+  Generator newcomer(b.o);
+  const Error e = error_of([&] { newcomer.next_id(); });
+  CHECK(e.kind() == ErrorKind::kClockMovedBackwards);
+  CHECK_THAT(e.what(), Catch::Contains("high-water mark " + std::to_string(T + 6000 + 2000)));
+  CHECK(etcdctl("get --print-value-only " + p.key + "/genesis").substr(16) ==
+        " " + std::to_string(T) + " " + std::to_string(T + 8000) + " 6\n");
+  b.clock->set_wall_ms(T + 8001);
+  CHECK(newcomer.next_id() > 0);
+}
+
+TEST_CASE("etcd genesis: a claim outside the genesis's bound is refused naming it, nothing taken",
+          "[.etcd][fleet]") {
+  const Prefix p = fresh("bound", "ttl=2&max_ttl=6&node=2");
+  etcdctl("put " + p.key + "/genesis '0123456789abcdef " + std::to_string(T) + " 0 6'");
+  for (const auto& [query, says] : std::vector<std::pair<std::string, std::string>>{
+           {"ttl=10&node=2", "states max_ttl=6, and this spec asks ttl=10"},
+           {"ttl=2&node=2", "states max_ttl=6, and this spec states none"},
+           {"ttl=2&max_ttl=4&node=2", "states max_ttl=6, and this spec states max_ttl=4"}}) {
+    CAPTURE(query);
+    Opts a(spec_of(p.key, query), T);
+    const Error e = error_of([&] { Generator g(a.o); });
+    CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+    CHECK_THAT(e.what(), Catch::Contains(p.key + "/genesis " + says));
+  }
+  CHECK(etcdctl("get --keys-only " + p.key + "/slots/0002").empty());
+  Opts ok(p.spec, T);
+  Generator g(ok.o);
+  CHECK(g.next_id() > 0);
 }
 
 TEST_CASE("etcd genesis: a claim on a prefix wiped under a live holder starts above the fence",

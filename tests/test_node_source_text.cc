@@ -119,6 +119,28 @@ TEST_CASE("etcd specs parse without etcd support or a network", "[node-source]")
   }
 }
 
+TEST_CASE("etcd specs: max_ttl states the prefix's TTL bound, at least the spec's ttl",
+          "[node-source]") {
+  const Layout l;
+  CHECK(detail::parse_etcd_spec("etcd://h:1/p", l).max_ttl_s == 0);  // not stated
+  const detail::EtcdConfig c = detail::parse_etcd_spec("etcd://h:1/p?max_ttl=30&ttl=12", l);
+  CHECK(c.max_ttl_s == 30);
+  CHECK(c.ttl_s == 12);
+  CHECK(detail::parse_etcd_spec("etcd://h:1/p?max_ttl=10", l).max_ttl_s == 10);  // ttl 10
+  for (const auto& [spec, says] : std::vector<std::pair<std::string, std::string>>{
+           {"etcd://h:1/p?max_ttl=1", "max_ttl must be an integer number of seconds in [2, 3600]"},
+           {"etcd://h:1/p?max_ttl=3601", "got '3601'"},
+           {"etcd://h:1/p?max_ttl=", "got ''"},
+           {"etcd://h:1/p?ttl=20&max_ttl=12", "ttl=20 is above max_ttl=12"},
+           {"etcd://h:1/p?max_ttl=5", "ttl=10 is above max_ttl=5"},  // the default ttl
+           {"etcd://h:1/p?max_ttl=5&max_ttl=30", "option 'max_ttl' is given twice"}}) {
+    INFO(spec);
+    const Error e = error_of([&] { detail::parse_etcd_spec(spec, l); });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains(says));
+  }
+}
+
 TEST_CASE("etcd specs: user and password options, a password is never shown", "[node-source]") {
   const Layout l;
   detail::EtcdConfig c =

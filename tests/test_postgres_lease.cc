@@ -193,6 +193,40 @@ TEST_CASE(
   CHECK(detail::pg::claim_start_ms(restored, 1, 5000) == r.server_ms + 12000);
 }
 
+TEST_CASE("postgres: max_ttl states the table's TTL bound, at least the spec's ttl",
+          "[node-source][postgres]") {
+  CHECK(parse("postgres://h/db").max_ttl_s == 0);
+  const auto c = parse("postgres://h/db?max_ttl=30&ttl=12&sslmode=require");
+  CHECK(c.max_ttl_s == 30);
+  CHECK(c.conninfo == "postgres://h/db?sslmode=require");  // not passed to libpq
+  CHECK_THAT(parse_error("postgres://h/db?max_ttl=1").what(),
+             Catch::Contains("max_ttl must be an integer number of seconds in [2, 3600], got '1'"));
+  CHECK_THAT(parse_error("postgres://h/db?ttl=20&max_ttl=12").what(),
+             Catch::Contains("ttl=20 is above max_ttl=12"));
+  CHECK_THAT(parse_error("postgres://h/db?max_ttl=5").what(),  // the default ttl, 10
+             Catch::Contains("ttl=10 is above max_ttl=5"));
+  CHECK_THAT(parse_error("postgres://h/db?max_ttl=20&max_ttl=30").what(),
+             Catch::Contains("option 'max_ttl' is given twice"));
+}
+
+TEST_CASE("postgres: a claim that finds a rolled-back row fences for the stated bound",
+          "[node-source][postgres]") {
+  // A table restored from a dump taken before a holder at TTL 12 claimed: the rows say 10 s
+  // at most, and the holder, cut off, mints to its deadline. The caller passes the larger
+  // of its ttl and its max_ttl; before, only its ttl (5 s): a fence 7 s short.
+  ClaimRow r;
+  std::string why;
+  REQUIRE(detail::pg::parse_claim_row(claim_reply(), &r, &why));
+  r.prev_intact = false;
+  const int64_t wall = 1700000006000;
+  CHECK(detail::pg::claim_start_ms(r, wall, 12000) == wall + 12000 + 2000);
+  // A bound below a TTL the table shows (10 s) is refused, naming both; at or above, not.
+  CHECK_THAT(detail::pg::bound_refusal(r, 6),
+             Catch::Contains("leased with ttl_ms 10000, above this spec's max_ttl=6"));
+  CHECK(detail::pg::bound_refusal(r, 10).empty());
+  CHECK(detail::pg::bound_refusal(r, 0).empty());  // no bound stated
+}
+
 TEST_CASE("postgres: the local deadline is send time + TTL - margin", "[node-source][postgres]") {
   CHECK(detail::pg::deadline_after(1000, 10) == 1000 + 8'000'000'000);
   CHECK(detail::pg::deadline_after(0, 2) == 1'500'000'000);  // margin at least 0.5 s

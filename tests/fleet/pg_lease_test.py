@@ -13,9 +13,11 @@ zero overlapping holders.
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -59,6 +61,54 @@ def pg_start():
     opts = (f"-c listen_addresses=127.0.0.1 -c unix_socket_directories={PG_DIR} -c fsync=off "
             f"-c port={port}")
     pg_ctl("-l", os.path.join(PG_DIR, "log"), "-w", "-o", opts, "start")
+
+
+class TcpLink:
+    """A TCP forwarder in front of the server that the test can cut: from `cut()` on, every
+    connection through it is closed and new ones are refused, as a partition would leave a
+    holder (its renewals fail; it mints on until its local deadline)."""
+
+    def __init__(self, host, port):
+        self.target = (host, port)
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.socks = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.socks += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        self.server.close()
+        with self.lock:
+            for s in self.socks:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
 
 @unittest.skipUnless(URL and PG_DIR, "SNOWFLEET_PG_URL/SNOWFLEET_PG_DIR not set (pg_private_start)")
@@ -252,6 +302,48 @@ class PostgresLeases(unittest.TestCase):
         self.assertTrue(a_ids and b_ids)
         self.assertLess(max(a_ids), min(b_ids), "the newcomer minted below the old holder's ids")
         self.check()
+
+    def test_a_cut_off_holder_whose_ttl_the_restored_dump_lacks_is_fenced_by_the_bound(self):
+        # The dump holds the slot's row as a holder at TTL 2 left it; the holder the restore
+        # forgets claims it after the dump at TTL 12 and is cut off from the server, so it
+        # mints on to its local deadline (9.6 s after its last renewal). The longest TTL in
+        # the restored table is 2 s: the stated bound makes the newcomer fence 14 s ahead.
+        node = 9
+        first = subprocess.run([CLI, "next", "--node-source",
+                                f"{URL}?table={self.table}&ttl=2&max_ttl=12&node={node}"],
+                               capture_output=True, text=True, timeout=60)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        dump = subprocess.run([f"{PG_BIN}/pg_dump", "--data-only", "-t", self.table, URL],
+                              capture_output=True, text=True, check=True, timeout=60).stdout
+        host_port = URL.split("@", 1)[1].split("/", 1)[0]
+        link = TcpLink(host_port.rsplit(":", 1)[0], int(host_port.rsplit(":", 1)[1]))
+        self.addCleanup(link.cut)
+        holder = Worker(f"{URL.replace(host_port, f'127.0.0.1:{link.port}')}?table={self.table}"
+                        f"&ttl=12&max_ttl=12&node={node}", "--seconds", 12, "--burst", 16,
+                        "--pause-us", 1000, "--keep-going")
+        self.assertEqual(holder.node(), node, holder.snapshot()[:3])
+        time.sleep(1.0)
+        link.cut()
+        psql(f"TRUNCATE {self.table};\n" + dump)
+        newcomer = Worker(f"{URL}?table={self.table}&ttl=2&max_ttl=12&node={node}",
+                          "--seconds", 20, "--burst", 16, "--pause-us", 1000, "--keep-going")
+        self.assertEqual(newcomer.node(), node, newcomer.snapshot()[:3])
+        holder.finish()
+        newcomer.finish()
+        mine, theirs = set(holder.ids()), newcomer.ids()
+        twice = sum(1 for i in theirs if i in mine)
+        print(f"\n  holder (TTL 12, cut off) {len(mine):,} ids, newcomer (TTL 2, max_ttl 12) "
+              f"{len(theirs):,} ids, minted by both: {twice:,}", flush=True)
+        self.assertTrue(mine and theirs)
+        self.assertEqual(twice, 0)
+        self.assertLess(max(mine), min(theirs))
+        # A member whose bound is below a TTL the table shows is refused, naming both.
+        psql(f"UPDATE {self.table} SET ttl_ms = 10000 WHERE slot = 3;")  # a member at TTL 10
+        low = subprocess.run([CLI, "next", "--node-source",
+                              f"{URL}?table={self.table}&ttl=2&max_ttl=4&node={node}"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(low.returncode, 0, low.stdout)
+        self.assertIn("above this spec's max_ttl=4", low.stderr)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ bool valid_host(const std::string& h) {
 
 // The query options an etcd spec knows.
 bool known_option(const std::string& k) {
-  for (const char* o : {"ttl", "node", "tls", "cacert", "cert", "key", "user", "password_file",
-                        "password_env", "password"})
+  for (const char* o : {"ttl", "max_ttl", "node", "tls", "cacert", "cert", "key", "user",
+                        "password_file", "password_env", "password"})
     if (k == o) return true;
   return false;
 }
@@ -108,6 +108,12 @@ const Option kOptions[] = {
        if (!parse_uint(v, &o.c.ttl_s) || o.c.ttl_s < 2 || o.c.ttl_s > 3600)
          bad(o.quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
      }},
+    {"max_ttl", true,
+     [](const OptionContext& o, const std::string&, const std::string& v) {
+       if (!parse_uint(v, &o.c.max_ttl_s) || o.c.max_ttl_s < 2 || o.c.max_ttl_s > 3600)
+         bad(o.quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " +
+             quote(v));
+     }},
     {"node", true,
      [](const OptionContext& o, const std::string&, const std::string& v) {
        if (!parse_uint(v, &o.c.node) || o.c.node > o.layout.max_node_id())
@@ -166,7 +172,7 @@ const Option* find_option(const std::string& k) {
       (showable_key(k) && has_value
            ? "unknown option " + quote(k) + " (its value is not shown: it may be secret)"
            : std::string("an unknown option (not shown: it may be secret)")) +
-      "; known: ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
+      "; known: ttl, max_ttl, node, tls, cacert, cert, key, user, password_file, password_env, "
       "password");
 }
 
@@ -261,6 +267,9 @@ EtcdConfig parse_etcd_spec(const std::string& spec, const Layout& layout) {
     bad(quoted + ": user " + quote(c.user) +
         " needs a password: password_file=PATH, password_env=VAR or password=...");
   if (c.user.empty() && has_password(c)) bad(quoted + ": a password needs user=NAME");
+  if (c.max_ttl_s != 0 && c.ttl_s > c.max_ttl_s)
+    bad(quoted + ": ttl=" + std::to_string(c.ttl_s) + " is above max_ttl=" +
+        std::to_string(c.max_ttl_s) + " (the longest TTL the prefix's members may use)");
   return c;
 }
 

@@ -39,6 +39,8 @@ struct EtcdConfig {
   std::vector<std::string> endpoints;  ///< host:port
   std::string prefix;                  ///< no trailing '/'
   int64_t ttl_s = 10;
+  /// The longest TTL the prefix's members may use (etcd_genesis.hpp); 0: not stated.
+  int64_t max_ttl_s = 0;
   int64_t node = -1;  ///< pinned slot
   std::string cacert, cert, key;
   bool tls = false;
@@ -49,7 +51,8 @@ struct EtcdConfig {
   std::string text;  ///< the spec, for messages (without the query, so without credentials)
 };
 
-/// Parses "etcd://host:port[,host:port...]/prefix?ttl=10[&node=N][&tls=1][&cacert=..&cert=..
+/// Parses
+/// "etcd://host:port[,host:port...]/prefix?ttl=10[&max_ttl=S][&node=N][&tls=1][&cacert=..&cert=..
 /// &key=..][&user=..&password_file=..|password_env=..|password=..]" (`spec` starts with
 /// "etcd://") for `layout`. Throws kInvalidArgument naming the
 /// part that is wrong. Pure text handling (claim_etcd's first step), so it can be fuzzed.

@@ -50,7 +50,7 @@ Genesis genesis_of(const EtcdConfig& cfg, const SlotLink& link, Clock& clock, co
   const Send send = [&link](const std::string& path, const json& body) {
     return link.lease.send(link.http, path, body, link.timeout_ms, link.cancel);
   };
-  return claim_genesis(reply, index, send, cfg.prefix, cfg.ttl_s,
+  return claim_genesis(reply, index, send, cfg.prefix, Ttls{cfg.ttl_s, cfg.max_ttl_s},
                        std::max<int64_t>(0, floor_div(clock.wall_ns(), kNsPerMs)),
                        link.lease.genesis());
 }

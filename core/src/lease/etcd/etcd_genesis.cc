@@ -98,17 +98,32 @@ std::string moved_text(const std::string& prefix, const std::string& found, bool
 
 std::string genesis_key(const std::string& prefix) { return prefix + "/genesis"; }
 
-bool parse_genesis(const std::string& value, Genesis* out) {
+namespace {
+
+// "<16 lowercase hex digits> ", the nonce a genesis value starts with.
+bool nonce_first(const std::string& value) {
   if (value.size() < 20 || value[16] != ' ') return false;
   for (size_t i = 0; i < 16; ++i) {
     const char c = value[i];
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool parse_genesis(const std::string& value, Genesis* out) {
+  if (!nonce_first(value)) return false;
   const size_t b = value.find(' ', 17);
   if (b == std::string::npos) return false;
+  const size_t c = value.find(' ', b + 1);  // before the bound, when one is stated
   const std::string_view v(value);
   Genesis g;
-  if (!parse_uint(v.substr(17, b - 17), &g.created_ms) || !parse_uint(v.substr(b + 1), &g.fence_ms))
+  if (!parse_uint(v.substr(17, b - 17), &g.created_ms) ||
+      !parse_uint(v.substr(b + 1, c == std::string::npos ? c : c - b - 1), &g.fence_ms))
+    return false;
+  if (c != std::string::npos && (!parse_uint(v.substr(c + 1), &g.max_ttl_s) || g.max_ttl_s < 2 ||
+                                 g.max_ttl_s > kMaxHolderTtlS))
     return false;
   g.value = value;
   *out = g;
@@ -167,16 +182,47 @@ GenesisWatch::Check GenesisWatch::check(Http& http, const std::string& prefix,
   return c;
 }
 
-Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
+void check_bound(const Genesis& g, const std::string& prefix, const Ttls& ttls) {
+  if (g.max_ttl_s == 0) return;
+  const std::string states =
+      "the genesis key " + genesis_key(prefix) + " states max_ttl=" + std::to_string(g.max_ttl_s);
+  if (ttls.ttl_s > g.max_ttl_s)
+    throw Refused(states + ", and this spec asks ttl=" + std::to_string(ttls.ttl_s) +
+                  ": a holder past the bound could outlive the fence a claim waits out after "
+                  "a restore; use a ttl of at most " +
+                  std::to_string(g.max_ttl_s));
+  if (ttls.max_ttl_s < g.max_ttl_s)
+    throw Refused(states + ", and this spec states " +
+                  (ttls.max_ttl_s ? "max_ttl=" + std::to_string(ttls.max_ttl_s) : "none") +
+                  ": a genesis it re-created after a restore would fence short of the other "
+                  "members' deadlines; give max_ttl=" +
+                  std::to_string(g.max_ttl_s) + " (or more)");
+}
+
+namespace {
+
+// The fence of a genesis created now: past the deadline of every holder that may be
+// minting. A listed holder lease gives its TTL (ours if longer); a stated bound covers the
+// holders no list can show (a restore took their leases), so it fences even when none is.
+int64_t creation_fence_ms(const Send& send, const std::string& prefix, const Ttls& ttls,
+                          int64_t now_ms) {
   int64_t held_ttl_s = 0;
   const bool held = holder_listed(send, prefix, &held_ttl_s);
+  if (!held && ttls.max_ttl_s == 0) return 0;
+  const int64_t ttl_s = std::max({held_ttl_s, ttls.ttl_s, ttls.max_ttl_s});
+  return now_ms + ttl_s * 1000 + 2 * MarkKeeper::kAheadMs;
+}
+
+}  // namespace
+
+Genesis create_genesis(const Send& send, const std::string& prefix, const Ttls& ttls,
+                       int64_t now_ms) {
+  const int64_t fence_ms = creation_fence_ms(send, prefix, ttls, now_ms);
   char nonce[17];
   std::snprintf(nonce, sizeof nonce, "%016llx", static_cast<unsigned long long>(random_u64()));
-  // Past the deadline of every holder that may be minting (their TTL, ours if longer).
-  const int64_t fence_ms =
-      held ? now_ms + std::max(held_ttl_s, ttl_s) * 1000 + 2 * MarkKeeper::kAheadMs : 0;
   std::string value =
       std::string(nonce) + " " + std::to_string(now_ms) + " " + std::to_string(fence_ms);
+  if (ttls.max_ttl_s) value += " " + std::to_string(ttls.max_ttl_s);
   const std::string key = genesis_key(prefix);
   const json txn = {
       {"compare", json::array({{{"key", b64(key)},
@@ -194,15 +240,18 @@ Genesis create_genesis(const Send& send, const std::string& prefix, int64_t ttl_
   return parsed(prefix, value);
 }
 
-Genesis ensure_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms) {
+Genesis ensure_genesis(const Send& send, const std::string& prefix, const Ttls& ttls,
+                       int64_t now_ms) {
   std::string value;
-  if (first_value(send("/v3/kv/range", genesis_range(prefix)), &value))
-    return parsed(prefix, value);
-  return create_genesis(send, prefix, ttl_s, now_ms);
+  const Genesis g = first_value(send("/v3/kv/range", genesis_range(prefix)), &value)
+                        ? parsed(prefix, value)
+                        : create_genesis(send, prefix, ttls, now_ms);
+  check_bound(g, prefix, ttls);
+  return g;
 }
 
 Genesis claim_genesis(const json& claim_reply, size_t index, const Send& send,
-                      const std::string& prefix, int64_t ttl_s, int64_t now_ms,
+                      const std::string& prefix, const Ttls& ttls, int64_t now_ms,
                       GenesisWatch& watch) {
   std::string value;
   // A reply that does not show the genesis is read as "none": creating it is a compare-
@@ -210,7 +259,8 @@ Genesis claim_genesis(const json& claim_reply, size_t index, const Send& send,
   const Genesis g =
       first_value(field(item(field(claim_reply, "responses"), index), "response_range"), &value)
           ? parsed(prefix, value)
-          : create_genesis(send, prefix, ttl_s, now_ms);
+          : create_genesis(send, prefix, ttls, now_ms);
+  check_bound(g, prefix, ttls);
   watch.adopt(g, prefix);
   return g;
 }

@@ -4,9 +4,10 @@
 // not an empty history": after a wipe, old holders mint until they notice, and the slots
 // they held have no marks. Only built with etcd support. Internal.
 //
-//   <prefix>/genesis  unleased: "<nonce, 16 hex digits> <created Unix ms> <fence Unix ms>",
-//                     created by the first lease grant on the prefix (or a claim after a
-//                     wipe; compare create_revision == 0), never written again.
+//   <prefix>/genesis  unleased: "<nonce, 16 hex digits> <created Unix ms> <fence Unix ms>"
+//                     [" <max_ttl s>"], created by the first lease grant on the prefix (or
+//                     a claim after a wipe; compare create_revision == 0), never written
+//                     again.
 //   holder lease:     the process lease (etcd_process_lease.hpp) is granted with an ID of
 //                     our own choosing that carries a tag of the prefix (holder_lease_id),
 //                     and only after its process read the genesis or created it: so etcd
@@ -28,6 +29,15 @@
 //                     otherwise: a new prefix costs nothing, even to a fleet starting at
 //                     once (no tagged lease exists before a genesis does). A claim starts
 //                     above its genesis's fence when its slot's mark is lower.
+//   the TTL bound:    a restore from a snapshot older than a holder's lease takes the
+//                     lease with the keys, so no list shows that holder, and a partitioned
+//                     holder learns nothing: a store that looks new may be one emptied
+//                     under a live holder. A spec stating max_ttl=S records S in the
+//                     genesis it creates and fences that genesis past now + S + 2 s even
+//                     when no holder is listed; every claim under a genesis stating S
+//                     refuses a TTL above S and a spec stating a lower bound (or none), so
+//                     every member's deadline lies within the fence any member's re-created
+//                     genesis waits out.
 #pragma once
 
 #include <cstdint>
@@ -47,14 +57,15 @@ namespace etcd {
 struct Genesis {
   std::string value;  ///< the stored text, what holders compare
   int64_t created_ms = 0;
-  int64_t fence_ms = 0;  ///< a claim under this genesis starts above it; 0: no fence
+  int64_t fence_ms = 0;   ///< a claim under this genesis starts above it; 0: no fence
+  int64_t max_ttl_s = 0;  ///< the longest TTL the prefix's members may use; 0: not stated
 };
 
 /// "<prefix>/genesis".
 std::string genesis_key(const std::string& prefix);
 
-/// Parses a genesis value ("<16 lowercase hex> <ms> <ms>", both ms >= 0); false when it is
-/// anything else.
+/// Parses a genesis value ("<16 lowercase hex> <ms> <ms>", both ms >= 0, optionally followed
+/// by " <max_ttl s>" in [2, 3600]); false when it is anything else.
 bool parse_genesis(const std::string& value, Genesis* out);
 
 /// The request_range op that reads the genesis (claim transactions add it).
@@ -76,6 +87,17 @@ int64_t holder_lease_ttl_s(int64_t id);
 struct GenesisMoved : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// What a claimant's spec says about TTLs: its own, and the bound it states (0: none).
+struct Ttls {
+  int64_t ttl_s = 0;
+  int64_t max_ttl_s = 0;
+};
+
+/// Throws Refused when a claimant with `ttls` may not hold a slot under `g`: its TTL above
+/// the bound `g` states, or its own bound lower than that one (a genesis it re-created
+/// after a restore would fence short of the other members' deadlines).
+void check_bound(const Genesis& g, const std::string& prefix, const Ttls& ttls);
 
 /// One request of the claim protocol (ProcessLease::send in a claim turn).
 using Send = std::function<nlohmann::json(const std::string& path, const nlohmann::json& body)>;
@@ -108,18 +130,20 @@ class GenesisWatch {
 };
 
 /// The prefix's genesis as read, or created when there is none (fenced when etcd lists a
-/// holder lease of the prefix): a process lease is granted only after this, so a prefix
-/// never had a tagged lease before it had a genesis. Throws Refused for a genesis that is
-/// not one, and what `send` throws.
-Genesis ensure_genesis(const Send& send, const std::string& prefix, int64_t ttl_s, int64_t now_ms);
+/// holder lease of the prefix, or when `ttls` states a bound): a process lease is granted
+/// only after this, so a prefix never had a tagged lease before it had a genesis. Throws
+/// Refused for a genesis that is not one or whose bound refuses `ttls` (check_bound), and
+/// what `send` throws.
+Genesis ensure_genesis(const Send& send, const std::string& prefix, const Ttls& ttls,
+                       int64_t now_ms);
 
 /// The genesis a successful claim is under: read from `claim_reply.responses[index]`, or,
-/// when the reply shows none, created (fenced when etcd lists a holder lease of the
-/// prefix) or read from the faster claimant that created it; then adopted into `watch`.
-/// Throws Refused for a genesis that is not one, GenesisMoved (see adopt), and what
-/// `send` throws.
+/// when the reply shows none, created (fenced as ensure_genesis fences) or read from the
+/// faster claimant that created it; then adopted into `watch`. Throws Refused for a
+/// genesis that is not one or whose bound refuses `ttls`, GenesisMoved (see adopt), and
+/// what `send` throws.
 Genesis claim_genesis(const nlohmann::json& claim_reply, size_t index, const Send& send,
-                      const std::string& prefix, int64_t ttl_s, int64_t now_ms,
+                      const std::string& prefix, const Ttls& ttls, int64_t now_ms,
                       GenesisWatch& watch);
 
 }  // namespace etcd

@@ -56,9 +56,10 @@ Registry& registry() {
 // clock too: the deadline lives on it (tests give generators scripted clocks of their own).
 // Credentials are part of it: a lease granted under one identity is not lent to another.
 std::string store_key(const EtcdConfig& c, const Clock* clock) {
-  std::string k = c.text + '\n' + std::to_string(c.ttl_s) + '\n' + (c.tls ? "tls" : "") + '\n' +
-                  c.cacert + '\n' + c.cert + '\n' + c.key + '\n' + c.user + '\n' + c.password +
-                  '\n' + c.password_file + '\n' + c.password_env + '\n';
+  std::string k = c.text + '\n' + std::to_string(c.ttl_s) + '\n' + std::to_string(c.max_ttl_s) +
+                  '\n' + (c.tls ? "tls" : "") + '\n' + c.cacert + '\n' + c.cert + '\n' + c.key +
+                  '\n' + c.user + '\n' + c.password + '\n' + c.password_file + '\n' +
+                  c.password_env + '\n';
   for (const std::string& e : c.endpoints) k += e + ',';
   return k + '\n' + std::to_string(reinterpret_cast<uintptr_t>(clock));
 }
@@ -143,7 +144,7 @@ void ProcessLease::grant() {
   try {
     // The genesis first: a lease tagged with the prefix then says a genesis existed, and a
     // claim creating the next one after a wipe fences (etcd_genesis.hpp).
-    ensure_genesis(send, cfg_.prefix, cfg_.ttl_s,
+    ensure_genesis(send, cfg_.prefix, Ttls{cfg_.ttl_s, cfg_.max_ttl_s},
                    std::max<int64_t>(0, floor_div(clock_->wall_ns(), kNsPerMs)));
     for (int attempt = 0;; ++attempt) {
       id = holder_lease_id(cfg_.prefix, cfg_.ttl_s, static_cast<uint32_t>(system_random_u48()));

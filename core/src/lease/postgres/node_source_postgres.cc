@@ -96,6 +96,7 @@ class PostgresLease final : public NodeLease {
   std::set<int64_t> held_slots(int64_t max_slot);
   std::vector<int64_t> candidates(const Layout& layout, const SlotFilter& usable);
   bool try_slot(int64_t slot, const Layout& layout, std::string* skipped);
+  void give_back(int64_t slot);
   void adopt(int64_t slot, const pg::ClaimRow& row, int64_t start_ms, int64_t sent);
   Renewal renew(int64_t mark_ms, std::string* why);
   void renew_loop();
@@ -188,24 +189,35 @@ bool PostgresLease::try_slot(int64_t slot, const Layout& layout, std::string* sk
   std::string why;
   if (!pg::parse_claim_row(rows[0], &row, &why)) unavailable(why);
   const int64_t wall_ms = clock_->wall_ns() / kNsPerMs;
-  const int64_t start = pg::claim_start_ms(row, wall_ms, cfg_.ttl_s * 1000);
+  // A stated bound covers holders the table (restored, perhaps) no longer shows.
+  const int64_t start =
+      pg::claim_start_ms(row, wall_ms, std::max(cfg_.ttl_s, cfg_.max_ttl_s) * 1000);
   node_id_ = slot;
   epoch_ = row.epoch;
+  if (const std::string refusal = pg::bound_refusal(row, cfg_.max_ttl_s); !refusal.empty()) {
+    give_back(slot);
+    unavailable(refusal);
+  }
   if (start > layout.max_timestamp_ms()) {
     // A mark past the window blocks the slot for good: give it back, try another.
     *skipped = "slot " + std::to_string(slot) + " has the mark " + std::to_string(row.mark_ms) +
                ", past the last millisecond of layout " + layout.to_string();
-    where_ = cfg_.text + " slot " + std::to_string(slot);
-    try {
-      conn_.exec(pg::release_sql(cfg_.table),
-                 {std::to_string(slot), holder_, std::to_string(epoch_), "0"}, request_ms_);
-    } catch (const std::exception&) {
-    }
-    node_id_ = -1;
+    give_back(slot);
     return false;
   }
   adopt(slot, row, start, sent);
   return true;
+}
+
+// Releases the row just claimed on `slot` (mark unchanged), best effort.
+void PostgresLease::give_back(int64_t slot) {
+  where_ = cfg_.text + " slot " + std::to_string(slot);
+  try {
+    conn_.exec(pg::release_sql(cfg_.table),
+               {std::to_string(slot), holder_, std::to_string(epoch_), "0"}, request_ms_);
+  } catch (const std::exception&) {
+  }
+  node_id_ = -1;
 }
 
 void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {

@@ -168,6 +168,14 @@ int64_t claim_start_ms(const ClaimRow& r, int64_t wall_ms, int64_t ttl_ms) {
   return std::max(r.mark_ms, std::max(wall_ms, r.server_ms) + longest + 2000);
 }
 
+std::string bound_refusal(const ClaimRow& r, int64_t max_ttl_s) {
+  if (max_ttl_s == 0 || r.longest_ttl_ms <= max_ttl_s * 1000) return "";
+  return "a row of the table is leased with ttl_ms " + std::to_string(r.longest_ttl_ms) +
+         ", above this spec's max_ttl=" + std::to_string(max_ttl_s) +
+         ": a claim after a restore would fence short of that holder's deadline; give every "
+         "member the same max_ttl, at least its ttl";
+}
+
 int64_t deadline_margin_ns(int64_t ttl_s) {
   return std::max<int64_t>(ttl_s * 1'000'000'000 / 5, 500'000'000);
 }

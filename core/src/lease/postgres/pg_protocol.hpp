@@ -62,6 +62,11 @@ std::string rollback_evidence(const ClaimRow& row);
 /// every deadline a holder of the forgotten rows may still keep.
 int64_t claim_start_ms(const ClaimRow& row, int64_t wall_ms, int64_t ttl_ms);
 
+/// Why a claimant stating `max_ttl_s` (0: none) may not hold a slot of a table whose rows
+/// show `row.longest_ttl_ms`: a member leasing for longer than the bound would outlive the
+/// fence this claimant waits out after a restore. "" when it may.
+std::string bound_refusal(const ClaimRow& row, int64_t max_ttl_s);
+
 /// The margin subtracted from the TTL for the local deadline: a fifth of it, at least half
 /// a second (as etcd's), for the request's flight and clock-rate differences.
 int64_t deadline_margin_ns(int64_t ttl_s);

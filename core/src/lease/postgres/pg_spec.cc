@@ -27,6 +27,11 @@ bool secret_key(const std::string& key) {
 }
 
 // Applies one of snowfleet's options to `c`; false when `k` is not one (a libpq parameter).
+// An option snowfleet reads (a repeat would silently override: refused).
+bool own_key(const std::string& k) {
+  return k == "table" || k == "ttl" || k == "max_ttl" || k == "node";
+}
+
 bool own_option(const std::string& k, const std::string& v, const Layout& layout,
                 const std::string& quoted, PostgresConfig& c) {
   if (k == "table") {
@@ -37,6 +42,9 @@ bool own_option(const std::string& k, const std::string& v, const Layout& layout
   } else if (k == "ttl") {
     if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
       bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+  } else if (k == "max_ttl") {
+    if (!parse_uint(v, &c.max_ttl_s) || c.max_ttl_s < 2 || c.max_ttl_s > 3600)
+      bad(quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
   } else if (k == "node") {
     if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
       bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
@@ -71,7 +79,7 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
         query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
     const auto eq = kv.find('=');
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    if ((k == "table" || k == "ttl" || k == "node") && !given.insert(k).second)
+    if (own_key(k) && !given.insert(k).second)
       bad(quoted + ": option " + quote(k) + " is given twice");
     if (!kv.empty() && !own_option(k, v, layout, quoted, c))
       passed += (passed.empty() ? "" : "&") + kv;
@@ -79,6 +87,9 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
     pos = amp + 1;
   }
   if (!passed.empty()) c.conninfo += "?" + passed;
+  if (c.max_ttl_s != 0 && c.ttl_s > c.max_ttl_s)
+    bad(quoted + ": ttl=" + std::to_string(c.ttl_s) + " is above max_ttl=" +
+        std::to_string(c.max_ttl_s) + " (the longest TTL the table's members may use)");
   return c;
 }
 

@@ -19,11 +19,14 @@ struct PostgresConfig {
   std::string conninfo;                   ///< the URI for libpq, without table, ttl and node
   std::string table = "snowfleet_slots";  ///< [schema.]name, lower-case SQL identifiers
   int64_t ttl_s = 10;
+  /// The longest TTL the table's members may use: what a claim that finds a rolled-back row
+  /// fences for, whatever the table (perhaps restored) says; 0: not stated.
+  int64_t max_ttl_s = 0;
   int64_t node = -1;  ///< pinned slot, -1: any free one
   std::string text;   ///< the spec as shown in messages (passwords redacted)
 };
 
-/// Parses "postgres[ql]://[user[:password]@][host][:port][/db][?table=T&ttl=S&node=N&
+/// Parses "postgres[ql]://[user[:password]@][host][:port][/db][?table=T&ttl=S&max_ttl=S&node=N&
 /// <libpq parameters>]" for `layout`. Throws kInvalidArgument naming the option, the value
 /// and the rule.
 PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout);
