@@ -232,7 +232,9 @@ void snowfleet_mark_worker_main(Datum) {
   m->worker_latch.store(reinterpret_cast<int64_t>(MyLatch));
   // Kept out of this frame: ereport(ERROR) leaves it without running destructors.
   static LeaseHolder lease;
-  if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(0);
+  // Exit code 1 on SIGTERM: the postmaster starts the worker again (code 0 would end it for
+  // good, and minting with it once the mark's headroom is spent); at shutdown it does not.
+  if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(1);
   bool written = false;
   int64_t warned_at = INT64_MIN;
   char why[512];
@@ -257,5 +259,5 @@ void snowfleet_mark_worker_main(Datum) {
   }
   m->worker_latch.store(0);
   lease.release(m);
-  proc_exit(0);
+  proc_exit(1);
 }
