@@ -236,7 +236,8 @@ void snowfleet_mark_worker_main(Datum) {
   // good, and minting with it once the mark's headroom is spent); at shutdown it does not.
   if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(1);
   bool written = false;
-  int64_t warned_at = INT64_MIN;
+  // 0, not INT64_MIN: wall_ms() - INT64_MIN would overflow.
+  int64_t warned_at = 0;
   char why[512];
   for (;;) {
     if (!lease.keep(m)) {
