@@ -72,7 +72,7 @@ int64_t start_ms(const Settings& s, std::string* problem, std::string* note) {
   if (fd < 0) why = std::string(DataDir) + ": cannot open the data directory";
   if (r == reg::MarkFile::kUnusable) {
     *problem = "the high-water mark file " + why +
-               " cannot be used; fix it, or remove it to start after now + " +
+               ", so it cannot be used; fix it, or remove it to start after now + " +
                std::to_string(s.max_drift_ms + kMarkAheadMs) + " ms";
     return INT64_MIN;
   }

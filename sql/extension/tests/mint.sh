@@ -210,7 +210,7 @@ if [ -n "$data" ]; then
   restart eval 'echo "12x" >"$data/snowfleet.mark"'
   out=$("${psql[@]}" -d mint -c "SELECT snowfleet.next_id()" 2>&1 || true)
   echo "$out"
-  case $out in *"INTERNAL: the high-water mark file $data/snowfleet.mark: not a mark ('12x"*) ;;
+  case $out in *"INTERNAL: the high-water mark file $data/snowfleet.mark: not a mark ('12x"*"'), so it cannot be used; fix it"*) ;;
     *) fail "an unreadable mark file" ;; esac
   restart rm "$data/snowfleet.mark"
   wait_minting
