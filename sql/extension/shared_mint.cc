@@ -72,7 +72,7 @@ int64_t start_ms(const Settings& s, std::string* problem, std::string* note) {
   if (fd < 0) why = std::string(DataDir) + ": cannot open the data directory";
   if (r == reg::MarkFile::kUnusable) {
     *problem = "the high-water mark file " + why +
-               " cannot be used; fix it, or remove it to start after now + " +
+               ", so it cannot be used; fix it, or remove it to start after now + " +
                std::to_string(s.max_drift_ms + kMarkAheadMs) + " ms";
     return INT64_MIN;
   }
@@ -232,9 +232,12 @@ void snowfleet_mark_worker_main(Datum) {
   m->worker_latch.store(reinterpret_cast<int64_t>(MyLatch));
   // Kept out of this frame: ereport(ERROR) leaves it without running destructors.
   static LeaseHolder lease;
-  if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(0);
+  // Exit code 1 on SIGTERM: the postmaster starts the worker again (code 0 would end it for
+  // good, and minting with it once the mark's headroom is spent); at shutdown it does not.
+  if (settings().node_source[0] != '\0' && !claim_node_id(m, &lease, layout)) proc_exit(1);
   bool written = false;
-  int64_t warned_at = INT64_MIN;
+  // 0, not INT64_MIN: wall_ms() - INT64_MIN would overflow.
+  int64_t warned_at = 0;
   char why[512];
   for (;;) {
     if (!lease.keep(m)) {
@@ -257,5 +260,5 @@ void snowfleet_mark_worker_main(Datum) {
   }
   m->worker_latch.store(0);
   lease.release(m);
-  proc_exit(0);
+  proc_exit(1);
 }

@@ -13,6 +13,8 @@
 #   - 8 sessions insert with DEFAULT snowfleet.next_uuid7(): distinct version-7 UUIDs,
 #     each session's increasing;
 #   - settings are checked by the core (a bad one refused naming its rule, the old kept);
+#   - with DATA: the mark writer ended by SIGTERM is started again, and minting goes on; a
+#     mark it cannot write (a directory in its place) is a WARNING in the log;
 #   - with DATA (the server is restarted): an unreadable mark file refuses minting, naming
 #     it; a removed one makes minting start after now + max_drift_ms + 1 s, above every id.
 #   bash sql/extension/tests/mint.sh PORT [DATA]
@@ -174,6 +176,32 @@ case $out in *"node_id must be in [0, 1023]"*) ;; *) fail "node_id" ;; esac
 [ "$(q "SHOW snowfleet.mode")" = strict ] || fail "the old mode is not kept"
 
 if [ -n "$data" ]; then
+  section "sql: the mark writer ended by SIGTERM (pg_terminate_backend) is started again"
+  mark_writer() { ps --ppid "$(head -1 "$data/postmaster.pid")" -o pid=,args= |
+                    awk '/snowfleet mark writer/ {print $1}'; }
+  writer=$(mark_writer)
+  [ -n "$writer" ] || fail "no mark writer process"
+  pg_as_postgres kill -TERM "$writer"
+  # Past the mark's headroom (1 s) only a running writer lets ids be issued.
+  sleep 3
+  wait_minting
+  echo "mark writer $writer terminated; now $(mark_writer), and next_id() mints"
+  [ -n "$(mark_writer)" ] || fail "the mark writer was not started again"
+
+  section "sql: a mark the writer cannot write is a WARNING in the log; once fixed, minting goes on"
+  rm "$data/snowfleet.mark"
+  pg_as_postgres mkdir "$data/snowfleet.mark"
+  warned=""
+  for _ in $(seq 1 30); do
+    warned=$(grep -o "WARNING:  snowfleet: cannot persist the high-water mark: .*" "$data/../log" | tail -1 || true)
+    [ -n "$warned" ] && break
+    sleep 0.1
+  done
+  echo "${warned:-no warning in the log}"
+  [ -n "$warned" ] || fail "a mark that cannot be written is not logged"
+  rmdir "$data/snowfleet.mark"
+  wait_minting
+
   section "sql: an unreadable mark file refuses minting; a missing one starts after now + 2 s"
   pg_ctl=(pg_as_postgres /usr/lib/postgresql/15/bin/pg_ctl -D "$data" -w)
   # restart reuses the server's options (postmaster.opts), so the port stays.
@@ -182,7 +210,7 @@ if [ -n "$data" ]; then
   restart eval 'echo "12x" >"$data/snowfleet.mark"'
   out=$("${psql[@]}" -d mint -c "SELECT snowfleet.next_id()" 2>&1 || true)
   echo "$out"
-  case $out in *"INTERNAL: the high-water mark file $data/snowfleet.mark: not a mark ('12x"*) ;;
+  case $out in *"INTERNAL: the high-water mark file $data/snowfleet.mark: not a mark ('12x"*"'), so it cannot be used; fix it"*) ;;
     *) fail "an unreadable mark file" ;; esac
   restart rm "$data/snowfleet.mark"
   wait_minting
