@@ -15,6 +15,7 @@
 #include <cfloat>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include "bridge.hpp"
@@ -72,10 +73,30 @@ bool both_node_settings(const Settings& s, char* out, size_t size) {
   return true;
 }
 
+// A server runs in $PGDATA: a relative local: registry would be one per data directory,
+// and two servers of one host would lease the same node id from their own registries.
+bool relative_registry(const Settings& s, char* out, size_t size) {
+  static const char kLocal[] = "local:";
+  if (strncmp(s.node_source, kLocal, sizeof kLocal - 1) != 0) return false;
+  const char* path = s.node_source + sizeof kLocal - 1;
+  if (*path == '\0' || *path == '?' || *path == '/') return false;
+  snprintf(out, size,
+           "INVALID_ARGUMENT: snowfleet.node_source \"%s\": a local: registry must be an "
+           "absolute path (a relative one is read from the data directory, one registry per "
+           "server)",
+           s.node_source);
+  return true;
+}
+
+// Rules between settings, as a message; checked when all are read (at start, or later).
+bool settings_rule(const Settings& s, char* out, size_t size) {
+  return both_node_settings(s, out, size) || relative_registry(s, out, size);
+}
+
 bool check(const Settings& s) {
   char both[1024];
   const bool alone = process_shared_preload_libraries_in_progress;
-  if (!alone && both_node_settings(s, both, sizeof both)) {
+  if (!alone && settings_rule(s, both, sizeof both)) {
     GUC_check_errdetail("%s", both);
     return false;
   }
@@ -123,7 +144,7 @@ Settings settings() noexcept { return current(); }
 void check_settings_at_start() {
   const Settings s = current();
   char both[1024];
-  if (both_node_settings(s, both, sizeof both))
+  if (settings_rule(s, both, sizeof both))
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("snowfleet: %s", both)));
   Failure f;
   if (try_generator(s, false, f)) return;

@@ -103,6 +103,12 @@ out=$(sql b "ALTER SYSTEM SET snowfleet.node_id = 3" 2>&1 || true)
 echo "$out"
 case $out in *"give snowfleet.node_id or snowfleet.node_source, not both"*) ;;
   *) fail "ALTER SYSTEM accepted node_id beside node_source" ;; esac
+# A relative local: registry would be read from each server's data directory.
+if (start relative "snowfleet.node_source='local:registry'") 2>/dev/null; then
+  fail "a relative local: registry was accepted"
+fi
+grep -h "a local: registry must be an absolute path" "$work/relative/log" ||
+  fail "no rule in the log"
 if (start wide snowfleet.node_id=3000) 2>/dev/null; then fail "node id 3000 in the default layout"; fi
 grep -h "node_id must be in \[0, 1023\]" "$work/wide/log" || fail "no rule in the log"
 start ordered snowfleet.node_id=3000 snowfleet.layout=41.12.10@1704067200000
