@@ -54,9 +54,9 @@ fn out_of_file_descriptors_at_the_first_generator_is_an_error_then_the_shared_re
     // SAFETY: as above.
     unsafe { assert_eq!(setrlimit(RLIMIT_NOFILE, &saved), 0) };
 
-    let err = refused
-        .err()
-        .expect("a generator without a shared registry");
+    let Err(err) = refused else {
+        panic!("a generator without a shared registry")
+    };
     assert_eq!(err.kind(), ErrorKind::Internal, "{err}");
     assert!(err.to_string().contains("file descriptors"), "{err}");
 
