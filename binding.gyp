@@ -86,7 +86,8 @@
       "sources": ["core/src/registry/registry.cc"],
       "cflags_cc": ["-std=c++17", "-O2", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
                     "-Wall", "-Wextra"],
-      "ldflags": ["-static-libstdc++", "-static-libgcc", "-Wl,--no-undefined", "-pthread"]
+      "ldflags": ["-static-libstdc++", "-static-libgcc", "-Wl,--no-undefined", "-pthread",
+                  "-Wl,-z,nodelete"]
     }
   ],
   "conditions": [

@@ -105,6 +105,7 @@ fn registry_image(core: &Path, out: &Path) -> PathBuf {
         .args([
             "-Wl,-soname,libsnowfleet_registry.so.1",
             "-Wl,--no-undefined",
+            "-Wl,-z,nodelete",
             "-s",
         ])
         .arg("-o")

@@ -10,11 +10,17 @@ namespace {
 const snowfleet_registry_api& registry() {
   static const snowfleet_registry_api* api = [] {
     const snowfleet_registry_api* a = snowfleet_registry_v1();
-    if (a == nullptr || a->abi_version != 1 || a->size < sizeof(snowfleet_registry_api))
+    // Null only from a copy that loads the registry itself (registry/locate.cc), short of
+    // file descriptors or memory; thrown, so the next generator asks again.
+    if (a == nullptr)
+      throw Error(ErrorKind::kInternal,
+                  "libsnowfleet_registry.so.1 could not be loaded (out of file descriptors or "
+                  "memory); try again once some are free");
+    if (a->abi_version != 1 || a->size < sizeof(snowfleet_registry_api))
       throw Error(ErrorKind::kInternal,
                   "libsnowfleet_registry.so.1 loaded in this process is incompatible with this "
                   "snowfleet (registry ABI " +
-                      std::to_string(a ? a->abi_version : 0) + ")");
+                      std::to_string(a->abi_version) + ")");
     return a;
   }();
   return *api;

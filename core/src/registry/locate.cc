@@ -10,6 +10,9 @@
 //      every copy loaded later lands on it: this copy came first;
 //   3. else, where the process cannot load it (a static program, which cannot load another
 //      copy either; a system refusing executable memory files), a registry of its own.
+// Out of file descriptors or memory is not that: the answer is kept for the process's life,
+// and a registry of its own then would mint the ids of a later copy's. No registry (null)
+// instead, which fails this generator and lets the next one ask again.
 // Symbol lookup cannot do 1 and 2: Python and the JVM load modules RTLD_LOCAL, out of
 // dlsym(RTLD_DEFAULT)'s reach, and a Rust program or cdylib exports no C symbol a later copy
 // could bind to. Runs once per copy (mint/id_space.cc keeps the answer), never per id.
@@ -62,21 +65,30 @@ bool write_all(int fd, const unsigned char* p, size_t n) {
   return true;
 }
 
+bool short_of_resources(int error) { return error == EMFILE || error == ENFILE || error == ENOMEM; }
+
 // The memory file stays open for the process's life: the loader knows the object by the
 // path /proc/self/fd/N, and a later dlopen of that path must not find it when the number
-// names another file.
-void load_image() {
-  if (snowfleet_registry_image_size == 0) return;
+// names another file. False when the process is short of descriptors or memory (the loader
+// opens the path again, so it needs a second descriptor).
+bool load_image() {
+  if (snowfleet_registry_image_size == 0) return true;
   const int fd = image_file();
-  if (fd < 0) return;
+  if (fd < 0) return !short_of_resources(errno);
   char path[40];
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-  if (!write_all(fd, snowfleet_registry_image, snowfleet_registry_image_size) ||
-      dlopen(path, RTLD_NOW | RTLD_LOCAL) == nullptr)
+  if (!write_all(fd, snowfleet_registry_image, snowfleet_registry_image_size)) {
+    const int error = errno;
     close(fd);
+    return !short_of_resources(error);
+  }
+  if (dlopen(path, RTLD_NOW | RTLD_LOCAL) != nullptr) return true;
+  const int error = errno;
+  close(fd);
+  return !short_of_resources(error);
 }
 #else
-void load_image() {}
+bool load_image() { return true; }
 #endif
 
 }  // namespace
@@ -84,7 +96,7 @@ void load_image() {}
 extern "C" __attribute__((visibility("hidden"))) const snowfleet_registry_api*
 snowfleet_registry_v1(void) {
   if (const snowfleet_registry_api* api = loaded()) return api;
-  load_image();
+  if (!load_image()) return nullptr;
   // Asked again rather than taken from the load: two static copies loading their images at
   // once both end on the one the loader lists first, which later copies bind to as well.
   if (const snowfleet_registry_api* api = loaded()) return api;
