@@ -52,12 +52,15 @@ test('core_sources.js refuses a list core/sources.txt does not have', () => {
   assert.match(r.stderr, /no list "cores"/);
 });
 
-test('binding.gyp builds the id-space registry from core/src/registry/', () => {
+test('binding.gyp builds the id-space registry from the sources CMake does', () => {
   const gyp = readGyp();
   const registry = gyp.targets.find((t) => t.target_name === 'snowfleet_registry');
   assert.ok(registry, 'no snowfleet_registry target');
-  const cc = fs.readdirSync(path.join(ROOT, 'core', 'src', 'registry')).filter((f) => f.endsWith('.cc'));
-  assert.deepEqual(registry.sources, cc.map((f) => `core/src/registry/${f}`));
+  // The library's sources are CMake's; locate.cc in the same folder is for a statically linked core.
+  const cmake = fs.readFileSync(path.join(ROOT, 'core', 'CMakeLists.txt'), 'utf8');
+  const m = cmake.match(/add_library\(snowfleet_registry SHARED ([^)]*)\)/);
+  assert.ok(m, 'core/CMakeLists.txt has no add_library(snowfleet_registry SHARED ...)');
+  assert.deepEqual(registry.sources, m[1].trim().split(/\s+/).map((f) => `core/${f}`));
   assert.equal(`${registry.product_prefix}${registry.product_name}.${registry.product_extension}`,
     'libsnowfleet_registry.so.1', 'the file name must be the SONAME every copy of the core asks for');
 });
