@@ -83,3 +83,31 @@ TEST_CASE("monotonic threads on a frozen scripted clock fill the sequence space 
   // were borrowed (80,000 / 4,096 = 19.5).
   CHECK(g.stats().ms_borrowed == 19);
 }
+
+TEST_CASE("the issued count is exact whichever threads mint, before, beside and after the first",
+          "[concurrency]") {
+  // The first thread to mint counts without a locked add and every other thread with one:
+  // each id must land in exactly one of the two counts, and the first thread's count must
+  // not be taken over by a later thread while it lives.
+  GeneratorOptions o;
+  o.node_id = 613;
+  o.mode = Mode::kMonotonic;
+  Generator g(o);
+  for (int i = 0; i < 1000; ++i) g.next_id();
+  CHECK(g.stats().ids_issued == 1000);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 3; ++t)
+    pool.emplace_back([&g] {
+      for (int i = 0; i < 20000; ++i) g.next_id();
+      g.next_ids(500);
+    });
+  for (int i = 0; i < 20000; ++i) g.next_id();
+  for (auto& th : pool) th.join();
+  CHECK(g.stats().ids_issued == 1000 + 3 * 20500 + 20000);
+  // A thread that starts after others exited (it may reuse one's thread pointer).
+  std::thread late([&g] {
+    for (int i = 0; i < 7000; ++i) g.next_id();
+  });
+  late.join();
+  CHECK(g.stats().ids_issued == 1000 + 3 * 20500 + 20000 + 7000);
+}

@@ -220,7 +220,9 @@ class GeneratorCore {
   // the mark keeper's thread.
   std::atomic<int64_t> mark_limit_{INT64_MAX};
 
-  alignas(64) std::atomic<uint64_t> ids_issued_{0};
+  alignas(64) std::atomic<uint64_t> ids_issued_{0};  // by threads other than the owner
+  std::atomic<uintptr_t> counter_owner_{0};          // thread pointer of the counter's owner
+  std::atomic<uint64_t> owned_ids_issued_{0};        // by the owner: written by it alone
 
   alignas(64) std::atomic<uint64_t> rewinds_seen_{0};
   std::atomic<uint64_t> waits_{0}, waited_total_{0}, waited_max_{0}, refusals_{0}, ms_borrowed_{0},

@@ -19,7 +19,8 @@ using detail::kNsPerMs;
 
 Stats GeneratorCore::stats() const noexcept {
   Stats st;
-  st.ids_issued = ids_issued_.load(std::memory_order_relaxed);
+  st.ids_issued = ids_issued_.load(std::memory_order_relaxed) +
+                  owned_ids_issued_.load(std::memory_order_relaxed);
   st.rewinds_seen = rewinds_seen_.load(std::memory_order_relaxed);
   st.waits = waits_.load(std::memory_order_relaxed);
   st.waited_ns_total = waited_total_.load(std::memory_order_relaxed);
