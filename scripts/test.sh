@@ -7,7 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 areas=("$@")
 [ ${#areas[@]} -gt 0 ] || areas=(core python node java go rust frameworks fleet sql)
-passed=() failed=()
+passed=() failed=() times=()
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
   if [ ! -f "$script" ]; then
@@ -15,9 +15,13 @@ for area in "${areas[@]}"; do
     exit 2
   fi
   printf '\n######## %s ########\n' "$area"
+  start=$SECONDS
   # Every area runs even after one fails, so one run reports all of them.
   if bash "$script"; then passed+=("$area"); else failed+=("$area"); fi
+  # Where a run's time goes, in its last lines (CI shows the end of the log).
+  times+=("$area $((SECONDS - start))s")
 done
+printf '\narea wall times: %s\n' "$(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 if [ ${#failed[@]} -gt 0 ]; then
   printf '\ntest areas FAILED: %s (passed: %s)\n' "${failed[*]}" "${passed[*]:-none}" >&2
   exit 1
