@@ -12,6 +12,7 @@
 #include "base/internal.hpp"
 #include "base/quote.hpp"
 #include "etcd_base64.hpp"
+#include "etcd_claim_batch.hpp"
 #include "etcd_claim_pick.hpp"
 #include "etcd_genesis.hpp"
 #include "etcd_reply.hpp"
@@ -73,7 +74,7 @@ namespace {
 // slots happen under the lock (so a storm of this process's claims reads once); the
 // compare-and-swaps run in parallel, each on a slot no other claim of this process has
 // picked.
-class ClaimWalk {
+class ClaimWalk final : private BatchSender {
  public:
   ClaimWalk(const EtcdConfig& cfg, const SlotLink& link, const Layout& layout,
             const SlotFilter& usable, Clock& clock, const std::string& quoted)
@@ -85,7 +86,7 @@ class ClaimWalk {
         quoted_(quoted),
         slots_dir_(cfg.prefix + "/slots/"),
         slots_(layout.max_node_id() + 1),
-        mu_(link.lease.claim_state(&known_)),
+        mu_(link.lease.claim_state(&known_, &queue_)),
         read_failures_(known_->read_failures.load(std::memory_order_acquire)),
         rng_(std::random_device{}() ^ (static_cast<uint64_t>(getpid()) << 32) ^
              static_cast<uint64_t>(clock.monotonic_ns())) {
@@ -99,11 +100,17 @@ class ClaimWalk {
 
   ClaimedSlot run() {
     for (int64_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
-      const int64_t slot = next_slot(attempt);
-      if (slot < 0) break;
-      Attempt a = send_claim(slot);
-      learn(a);
+      Attempt a;
+      if (cfg_.node < 0) {
+        if (!claim_batched(&a)) break;  // any free slot: in this process's next batch
+      } else {
+        const int64_t slot = next_slot(attempt);
+        if (slot < 0) break;
+        a = send_claim(slot);
+        learn_answer(a);
+      }
       if (!a.got.succeeded) continue;
+      const int64_t slot = a.slot;
       const std::string problem =
           mark_problem(a.got.mark_readable, a.got.mark_ms, a.got.mark_text, a.mark_key, layout_);
       if (!problem.empty()) {
@@ -150,6 +157,80 @@ class ClaimWalk {
     known_->claiming.insert(slot);
     seen_ = known_->revision;
     return slot;
+  }
+
+  // A claim of any free slot, queued for this process's next batch (etcd_claim_batch.hpp);
+  // false: no free slot. The answer becomes `*a` as send_claim() makes it.
+  bool claim_batched(Attempt* a) {
+    ClaimRequest req;
+    req.usable = &usable_;
+    req.skipped = &skipped_;
+    req.cancel = link_.cancel;
+    req.gen = link_.cancel->load(std::memory_order_acquire);
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      claim_in_batch(lock, *queue_, req, *this);
+    }
+    held_count_ = req.held_count;
+    if (req.slot < 0) return false;
+    a->slot = req.slot;
+    a->key = slots_dir_ + slot_text(req.slot);
+    a->mark_key = cfg_.prefix + "/marks/" + slot_text(req.slot);
+    a->reply = std::move(req.reply);
+    a->sent = req.sent;
+    a->got = read_claim_reply(a->reply);
+    if (!a->got.succeeded) {
+      a->got = applied_before(a->reply, req.value);
+      a->genesis_at = 3;
+    }
+    return true;
+  }
+
+  // BatchSender, when this walk sends its process's batch: the walk's pick for another
+  // walk's claim (its filter, its skipped slots), under mu_.
+  int64_t pick(ClaimRequest& r) override {
+    if (known_->slots != slots_) read_held();
+    const SlotChoice choice{slots_, &known_->held, &known_->claiming, r.skipped, *r.usable};
+    int64_t slot = pick_free_slot(choice, rng_);
+    if (slot < 0 && !fresh_) {
+      read_held();  // what this process learned may be stale: read again before refusing
+      slot = pick_free_slot(choice, rng_);
+    }
+    r.held_count = count_taken(known_->held, known_->claiming);
+    if (slot >= 0) known_->claiming.insert(slot);
+    return slot;
+  }
+
+  void unpick(const std::vector<ClaimRequest*>& batch) override {
+    for (const ClaimRequest* r : batch) known_->claiming.erase(r->slot);
+  }
+
+  json txn(const std::vector<ClaimRequest*>& batch) override {
+    std::vector<ClaimEntry> entries;
+    for (ClaimRequest* r : batch) {
+      r->value = holder_ + " claim " + std::to_string(rng_());
+      entries.push_back({slots_dir_ + slot_text(r->slot),
+                         cfg_.prefix + "/marks/" + slot_text(r->slot), r->value});
+    }
+    json since = held_range_;
+    since["min_create_revision"] = std::to_string(known_->revision + 1);
+    return batch_claim_txn(entries, link_.lease.id(), genesis_range(cfg_.prefix), since);
+  }
+
+  json send(const json& txn, int64_t* sent) override {
+    return link_.lease.send(link_.http, "/v3/kv/txn", txn, link_.timeout_ms, link_.cancel, false,
+                            sent);
+  }
+
+  // Every slot tried is held now (ours or a faster claimant's), and so is every slot
+  // created since the revision the batch picked from.
+  void learn(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+    if (known_->slots != slots_) return;
+    const json& since = since_reply(reply, batch.size());
+    if (since.is_object())
+      for (const int64_t n : held_slots(since, slots_dir_, slots_)) known_->held.insert(n);
+    known_->revision = std::max(known_->revision, i64(field(reply, "header"), "revision"));
+    for (const ClaimRequest* r : batch) known_->held.insert(r->slot);
   }
 
   void read_held() {  // under mu_
@@ -217,7 +298,7 @@ class ClaimWalk {
   }
 
   // What the answer tells of the held slots; the slot is no longer being claimed.
-  void learn(const Attempt& a) {
+  void learn_answer(const Attempt& a) {
     std::lock_guard<std::mutex> lock(mu_);
     known_->claiming.erase(a.slot);
     if (cfg_.node < 0 && !a.got.succeeded) {
@@ -280,6 +361,7 @@ class ClaimWalk {
   const std::string slots_dir_;
   const int64_t slots_;
   ProcessLease::HeldSlots* known_ = nullptr;
+  ClaimQueue* queue_ = nullptr;
   std::mutex& mu_;
   const uint64_t read_failures_;
   std::mt19937_64 rng_;
