@@ -205,12 +205,20 @@ class ClaimWalk final : private BatchSender {
     for (const ClaimRequest* r : batch) known_->claiming.erase(r->slot);
   }
 
+  // A batch of one: a single claim's transaction (claim_txn), as a lone claim always sent.
   json txn(const std::vector<ClaimRequest*>& batch) override {
     std::vector<ClaimEntry> entries;
     for (ClaimRequest* r : batch) {
       r->value = holder_ + " claim " + std::to_string(rng_());
       entries.push_back({slots_dir_ + slot_text(r->slot),
                          cfg_.prefix + "/marks/" + slot_text(r->slot), r->value});
+    }
+    seen_ = known_->revision;
+    if (batch.size() == 1) {
+      Attempt a;
+      a.key = entries[0].key;
+      a.mark_key = entries[0].mark_key;
+      return claim_txn(a, entries[0].value);
     }
     json since = held_range_;
     since["min_create_revision"] = std::to_string(known_->revision + 1);
@@ -222,11 +230,15 @@ class ClaimWalk final : private BatchSender {
                             sent);
   }
 
-  // Every slot tried is held now (ours or a faster claimant's), and so is every slot
-  // created since the revision the batch picked from.
-  void learn(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+  // Each claim's answer. Every slot tried is held now (ours or a faster claimant's), and so
+  // is every slot created since the revision the batch picked from (a single claim's
+  // answer lists them first when it lost).
+  void settle(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+    const size_t n = batch.size();
+    for (size_t i = 0; i < n; ++i) batch[i]->reply = n == 1 ? reply : entry_reply(reply, i, n);
     if (known_->slots != slots_) return;
-    const json& since = since_reply(reply, batch.size());
+    const json& since = n == 1 ? field(item(field(reply, "responses"), 0), "response_range")
+                               : since_reply(reply, n);
     if (since.is_object())
       for (const int64_t n : held_slots(since, slots_dir_, slots_)) known_->held.insert(n);
     known_->revision = std::max(known_->revision, i64(field(reply, "header"), "revision"));

@@ -149,9 +149,7 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
   sender.unpick(picked);
   if (!error) {
     try {
-      sender.learn(reply, picked);
-      for (size_t i = 0; i < picked.size(); ++i)
-        picked[i]->reply = entry_reply(reply, i, picked.size());
+      sender.settle(reply, picked);
     } catch (...) {
       error = std::current_exception();
     }

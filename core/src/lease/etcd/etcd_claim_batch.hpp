@@ -9,7 +9,8 @@
 //              and read <prefix>/marks/N, else read the key and the mark; then one read of
 //              <prefix>/genesis and one of the slots created since the revision the batch
 //              picked from. So a race lost on one key loses only that claim, and a batch of
-//              n claims costs one request where it cost n.
+//              n claims costs one request where it cost n. A batch of one sends a single
+//              claim's transaction (etcd_claim.hpp): a lone claim costs what it did.
 #pragma once
 
 #include <condition_variable>
@@ -65,7 +66,7 @@ struct ClaimRequest {
   int64_t slot = -1;      ///< the slot tried; -1 when done: no free slot
   size_t held_count = 0;  ///< slots taken when it was picked (for the refusal)
   std::string value;      ///< the attempt's unique value
-  nlohmann::json reply;   ///< entry_reply() of the batch's answer
+  nlohmann::json reply;   ///< its answer, in a single claim's shape (entry_reply())
   int64_t sent = 0;       ///< Clock::monotonic_ns when the batch went out
   std::exception_ptr error;
 };
@@ -90,8 +91,9 @@ class BatchSender {
   virtual nlohmann::json txn(const std::vector<ClaimRequest*>& batch) = 0;
   /// Without the mutex: sends it; `*sent` as ProcessLease::send's turn_at.
   virtual nlohmann::json send(const nlohmann::json& txn, int64_t* sent) = 0;
-  /// Under the claim mutex, after unpick(): what the answer tells of the held slots.
-  virtual void learn(const nlohmann::json& reply, const std::vector<ClaimRequest*>& batch) = 0;
+  /// Under the claim mutex, after unpick(): each claim's answer (its `reply`, in a single
+  /// claim's shape) and what the answer tells of the held slots. May throw (malformed).
+  virtual void settle(const nlohmann::json& reply, const std::vector<ClaimRequest*>& batch) = 0;
 
  protected:
   ~BatchSender() = default;
