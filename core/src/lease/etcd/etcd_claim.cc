@@ -137,27 +137,8 @@ class ClaimWalk final : private BatchSender {
     size_t genesis_at = 2;  // where the reply's responses hold the genesis read
   };
 
-  // The slot this attempt tries (-1: none left), marked as being claimed by this process.
-  int64_t next_slot(int64_t attempt) {
-    if (cfg_.node >= 0) return attempt > 0 ? -1 : cfg_.node;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (known_->slots != slots_) read_held();
-    // Skip slots held in etcd, slots another claim of this process is trying and,
-    // without asking etcd, slots whose ids an open generator of this process mints.
-    const SlotChoice choice{slots_, &known_->held, &known_->claiming, &skipped_, usable_};
-    int64_t slot = pick_free_slot(choice, rng_);
-    if (slot < 0 && !fresh_) {
-      // What this process learned earlier may be stale (slots released since): read
-      // again before refusing.
-      read_held();
-      slot = pick_free_slot(choice, rng_);
-    }
-    held_count_ = count_taken(known_->held, known_->claiming);
-    if (slot < 0) return -1;
-    known_->claiming.insert(slot);
-    seen_ = known_->revision;
-    return slot;
-  }
+  // A node=N claim tries slot N once (-1: no more).
+  int64_t next_slot(int64_t attempt) const { return attempt > 0 ? -1 : cfg_.node; }
 
   // A claim of any free slot, queued for this process's next batch (etcd_claim_batch.hpp);
   // false: no free slot. The answer becomes `*a` as send_claim() makes it.
@@ -187,13 +168,17 @@ class ClaimWalk final : private BatchSender {
   }
 
   // BatchSender, when this walk sends its process's batch: the walk's pick for another
-  // walk's claim (its filter, its skipped slots), under mu_.
+  // walk's claim (its filter, its skipped slots), under mu_. Skips slots held in etcd,
+  // slots another claim of this process is trying and, without asking etcd, slots whose
+  // ids an open generator of this process mints.
   int64_t pick(ClaimRequest& r) override {
     if (known_->slots != slots_) read_held();
     const SlotChoice choice{slots_, &known_->held, &known_->claiming, r.skipped, *r.usable};
     int64_t slot = pick_free_slot(choice, rng_);
     if (slot < 0 && !fresh_) {
-      read_held();  // what this process learned may be stale: read again before refusing
+      // What this process learned earlier may be stale (slots released since): read
+      // again before refusing.
+      read_held();
       slot = pick_free_slot(choice, rng_);
     }
     r.held_count = count_taken(known_->held, known_->claiming);
@@ -232,7 +217,9 @@ class ClaimWalk final : private BatchSender {
 
   // Each claim's answer. Every slot tried is held now (ours or a faster claimant's), and so
   // is every slot created since the revision the batch picked from (a single claim's
-  // answer lists them first when it lost).
+  // answer lists them first when it lost): a few keys, where the whole list ran to 80 KB
+  // of JSON per lost race in a storm (the gateway's CPU). Releases since are missed: a
+  // refusal reads the whole list first.
   void settle(const json& reply, const std::vector<ClaimRequest*>& batch) override {
     const size_t n = batch.size();
     for (size_t i = 0; i < n; ++i) batch[i]->reply = n == 1 ? reply : entry_reply(reply, i, n);
@@ -309,21 +296,9 @@ class ClaimWalk final : private BatchSender {
     return a;
   }
 
-  // What the answer tells of the held slots; the slot is no longer being claimed.
+  // A node=N claim's answer: the slot is held now (by us or by another process).
   void learn_answer(const Attempt& a) {
     std::lock_guard<std::mutex> lock(mu_);
-    known_->claiming.erase(a.slot);
-    if (cfg_.node < 0 && !a.got.succeeded) {
-      // Someone else was faster: what is held now came with the answer.
-      const json& range = field(item(field(a.reply, "responses"), 0), "response_range");
-      // Only the slots created since the revision we picked from: a few keys, where
-      // the whole list ran to 80 KB of JSON per lost race in a storm (the gateway's
-      // CPU). Releases since are missed: a refusal reads the whole list first.
-      if (range.is_object() && known_->slots == slots_) {
-        for (const int64_t n : held_slots(range, slots_dir_, slots_)) known_->held.insert(n);
-        known_->revision = std::max(known_->revision, i64(field(a.reply, "header"), "revision"));
-      }
-    }
     if (known_->slots == slots_) known_->held.insert(a.slot);
   }
 
