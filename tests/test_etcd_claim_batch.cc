@@ -54,6 +54,7 @@ class Scripted final : public BatchSender {
   int64_t slots = 1 << 20;
   std::atomic<int> requests{0};
   size_t largest = 0;
+  bool mixed = false;  // a batch held claims of two slot counts
   bool unanswered = false;
 
   int64_t pick(ClaimRequest& r) override {
@@ -63,6 +64,7 @@ class Scripted final : public BatchSender {
   void unpick(const std::vector<ClaimRequest*>&) override {}
   json txn(const std::vector<ClaimRequest*>& batch) override {
     largest = std::max(largest, batch.size());
+    for (const ClaimRequest* r : batch) mixed = mixed || r->slots != batch[0]->slots;
     return {{"n", batch.size()}};
   }
   json send(const json& txn, int64_t* sent) override {
@@ -230,4 +232,27 @@ TEST_CASE("a batch that gets no answer fails the claims queued behind it", "[etc
   for (std::thread& t : threads) t.join();
   CHECK(failed.load() == 3);
   CHECK(sender.requests.load() == 1);
+}
+
+TEST_CASE("claims of two layouts on one lease never share a batch", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  std::vector<ClaimRequest> reqs(40);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    reqs[i].slots = i % 2 ? 256 : 1024;
+    reqs[i].skipped = &none;
+    reqs[i].cancel = &cancel;
+    threads.emplace_back([&, i] {
+      std::unique_lock<std::mutex> lock(mu);
+      claim_in_batch(lock, queue, reqs[i], sender);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const ClaimRequest& r : reqs) CHECK(r.state == ClaimRequest::kDone);
+  CHECK_FALSE(sender.mixed);
+  CHECK(queue.waiting.empty());
 }

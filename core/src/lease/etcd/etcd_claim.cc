@@ -144,6 +144,7 @@ class ClaimWalk final : private BatchSender {
   // false: no free slot. The answer becomes `*a` as send_claim() makes it.
   bool claim_batched(Attempt* a) {
     ClaimRequest req;
+    req.slots = slots_;
     req.usable = &usable_;
     req.skipped = &skipped_;
     req.cancel = link_.cancel;

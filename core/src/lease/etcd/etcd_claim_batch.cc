@@ -66,37 +66,21 @@ void finish(ClaimRequest* r, std::exception_ptr error) {
   r->state = ClaimRequest::kDone;
 }
 
-// `mine` first, then the oldest waiting, up to kClaimsPerTxn, taken off the queue.
+// `mine` first, then the oldest waiting of the same slot count, up to kClaimsPerTxn, taken
+// off the queue.
 std::vector<ClaimRequest*> take(ClaimQueue& q, ClaimRequest& mine) {
   std::vector<ClaimRequest*> batch{&mine};
-  q.waiting.erase(std::remove(q.waiting.begin(), q.waiting.end(), &mine), q.waiting.end());
-  while (batch.size() < kClaimsPerTxn && !q.waiting.empty()) {
-    batch.push_back(q.waiting.front());
-    q.waiting.pop_front();
+  std::deque<ClaimRequest*> rest;
+  for (ClaimRequest* r : q.waiting) {
+    if (r == &mine) continue;
+    if (batch.size() < kClaimsPerTxn && r->slots == mine.slots)
+      batch.push_back(r);
+    else
+      rest.push_back(r);
   }
+  q.waiting.swap(rest);
   for (ClaimRequest* r : batch) r->state = ClaimRequest::kSent;
   return batch;
-}
-
-// A slot for each claim of `batch`; those without one are answered (slot -1). When a pick
-// throws (a read of the held slots failed), every claim of the batch fails with it.
-std::vector<ClaimRequest*> pick_all(const std::vector<ClaimRequest*>& batch, BatchSender& sender) {
-  std::vector<ClaimRequest*> picked;
-  try {
-    for (ClaimRequest* r : batch) {
-      r->slot = sender.pick(*r);
-      if (r->slot < 0)
-        finish(r, nullptr);
-      else
-        picked.push_back(r);
-    }
-  } catch (...) {
-    sender.unpick(picked);
-    for (ClaimRequest* r : batch)
-      if (r->state != ClaimRequest::kDone) finish(r, std::current_exception());
-    return {};
-  }
-  return picked;
 }
 
 bool unanswered(const std::exception_ptr& error, std::string* why) {
@@ -121,7 +105,7 @@ void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& p
       r->state = ClaimRequest::kQueued;
       q.waiting.push_front(r);
     }
-    finish(&mine, error);
+    if (mine.state != ClaimRequest::kDone) finish(&mine, error);
     return;
   }
   for (ClaimRequest* r : picked) finish(r, error);
@@ -131,6 +115,30 @@ void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& p
       std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
   for (ClaimRequest* r : q.waiting) finish(r, ahead);
   q.waiting.clear();
+}
+
+// A slot for each claim of `batch`; those without one are answered (slot -1). When a pick
+// throws (a read of the held slots failed), the claims not answered fail with it (fail()).
+std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
+                                    const std::vector<ClaimRequest*>& batch, BatchSender& sender) {
+  std::vector<ClaimRequest*> picked;
+  try {
+    for (ClaimRequest* r : batch) {
+      r->slot = sender.pick(*r);
+      if (r->slot < 0)
+        finish(r, nullptr);
+      else
+        picked.push_back(r);
+    }
+  } catch (...) {
+    sender.unpick(picked);
+    std::vector<ClaimRequest*> open;
+    for (ClaimRequest* r : batch)
+      if (r->state != ClaimRequest::kDone) open.push_back(r);
+    fail(q, mine, open, std::current_exception());
+    return {};
+  }
+  return picked;
 }
 
 void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest& mine,
@@ -167,7 +175,7 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
 void lead(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest& mine,
           BatchSender& sender) {
   q.sending = true;
-  const std::vector<ClaimRequest*> picked = pick_all(take(q, mine), sender);
+  const std::vector<ClaimRequest*> picked = pick_all(q, mine, take(q, mine), sender);
   if (!picked.empty()) send_batch(lock, q, mine, picked, sender);
   q.sending = false;
   q.cv.notify_all();

@@ -57,6 +57,9 @@ const nlohmann::json& since_reply(const nlohmann::json& reply, size_t n);
 
 /// One generator's claim, queued for a batch.
 struct ClaimRequest {
+  /// The layout's slot count: a batch holds only claims of one (a generator of a narrower
+  /// layout must never be handed a slot past its own).
+  int64_t slots = 0;
   const SlotFilter* usable = nullptr;          ///< the slots this generator may take
   const std::set<int64_t>* skipped = nullptr;  ///< given back by its walk (unreadable marks)
   const std::atomic<uint64_t>* cancel = nullptr;
