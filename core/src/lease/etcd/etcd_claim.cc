@@ -72,8 +72,9 @@ namespace {
 // One claim walk: what this process knows of the held slots (shared by its claims on this
 // store), and what this walk learned (slots given back, why). Only reads of the held
 // slots happen under the lock (so a storm of this process's claims reads once); the
-// compare-and-swaps run in parallel, each on a slot no other claim of this process has
-// picked.
+// compare-and-swaps of a node=N claim run in parallel, and the claims of any free slot go
+// in this process's batches (etcd_claim_batch.hpp), each on a slot no other claim of this
+// process has picked.
 class ClaimWalk final : private BatchSender {
  public:
   ClaimWalk(const EtcdConfig& cfg, const SlotLink& link, const Layout& layout,
@@ -227,9 +228,10 @@ class ClaimWalk final : private BatchSender {
     if (known_->slots != slots_) return;
     const json& since = n == 1 ? field(item(field(reply, "responses"), 0), "response_range")
                                : since_reply(reply, n);
-    if (since.is_object())
-      for (const int64_t n : held_slots(since, slots_dir_, slots_)) known_->held.insert(n);
-    known_->revision = std::max(known_->revision, i64(field(reply, "header"), "revision"));
+    if (since.is_object()) {  // not in a single claim's answer when it won
+      for (const int64_t slot : held_slots(since, slots_dir_, slots_)) known_->held.insert(slot);
+      known_->revision = std::max(known_->revision, i64(field(reply, "header"), "revision"));
+    }
     for (const ClaimRequest* r : batch) known_->held.insert(r->slot);
   }
 
