@@ -98,7 +98,7 @@ python3 tests/fleet/history_check_test.py
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fault_test.py
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/partition_test.py
 
-section "fleet: etcd claim storm (1,024 claimants on one prefix; target 10 s, printed)"
+section "fleet: etcd claim storm (1,024 claimants on one prefix; targets 5 s idle, 10 s beside builds, printed)"
 STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
   FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) \
   timeout 180 python3 tests/fleet/storm_test.py

@@ -108,6 +108,14 @@ class FakeEtcd:
             if base64.b64decode(body.get("key", "")).endswith(b"/genesis"):
                 return genesis["response_range"]
             return {"header": header}
+        if path == "/v3/kv/txn" and any("request_txn" in op for op in body.get("success", [])):
+            # A process's claims in one transaction (etcd_claim_batch.hpp): every one wins,
+            # then the genesis and the slots created since.
+            won = {"response_txn": {"header": header, "succeeded": True, "responses": [
+                {"response_put": {"header": header}}, {"response_range": {"header": header}}]}}
+            claims = sum(1 for op in body["success"] if "request_txn" in op)
+            return {"header": header, "succeeded": True,
+                    "responses": [won] * claims + [genesis, {"response_range": {"header": header}}]}
         if path == "/v3/kv/txn":
             return {"header": header, "succeeded": True,
                     "responses": [{"response_put": {"header": header}},

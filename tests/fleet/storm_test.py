@@ -6,14 +6,15 @@ gets NODE_ID_UNAVAILABLE naming the prefix and the number of slots held, and a s
 processes are SIGKILLed leaves no slot key behind past one TTL.
 
 Prints the storm's figures: wall time until every claimant held a slot, claim latency
-(median, p99, max: each generator constructor's duration), etcd requests per claim (read
-from etcd's own gRPC counters, so every language is counted alike), held generators that
+(median, p99, max: each generator constructor's duration), etcd requests per claimant, in
+all and by kind (transactions, ranges: read from etcd's own gRPC counters, so every language
+is counted alike; a process's claims share transactions), held generators that
 refused their first ids, etcd's CPU time, the idle mark load once all 1,024 slots are held
 (etcd transactions per second), and the load average beside them (the machine is shared).
 
 Run by scripts/test/fleet.sh; starts a private etcd. Environment as fleet_test.py, plus
 STORM_WORKER (tests/storm_worker.cc), SNOWFLEET_CLI, STORM_TTL (default 5), STORM_BUDGET_S
-(default 10: the issue's target), STORM_LANGS (which of python,node,java take part when
+(default 90: a hang guard, not the target), STORM_LANGS (which of python,node,java take part when
 FLEET_POLYGLOT=1; default all).
 """
 import os
@@ -41,10 +42,11 @@ SPREAD = {"python": [64, 64], "node": [32, 32], "java": [48, 48]} if POLYGLOT el
 if os.environ.get("STORM_LANGS"):
     SPREAD = {k: v for k, v in SPREAD.items() if k in os.environ["STORM_LANGS"].split(",")}
 CLI_RUNS = 8
-# A hang guard, not a speed check: the issue's target (10 s) is printed beside the figure,
-# since a timing assertion on a shared 2-core machine would only measure the neighbours.
+# A hang guard, not a speed check: the targets (5 s on a machine otherwise idle, 10 s beside
+# two builds) are printed beside the figure, since a timing assertion on a shared 2-core
+# machine would only measure the neighbours.
 BUDGET_S = float(os.environ.get("STORM_BUDGET_S", "90"))
-TARGET_S = 10.0
+TARGETS_S = ((5.0, "machine otherwise idle"), (10.0, "beside two builds"))
 
 
 def storm_cmd(lang, source, count, start_at):
@@ -185,6 +187,8 @@ class EtcdClaimStorm(unittest.TestCase):
         print(f"storm: etcd requests {total_requests} ({n} claimants, {total_requests / n:.2f} per claimant; "
               f"{', '.join(f'{k} {v}' for k, v in sorted(requests.items()) if v)}; "
               f"includes each generator's first mark write and keepalives)")
+        print(f"storm: per claimant: Txn {requests.get('Txn', 0) / n:.3f}, "
+              f"Range {requests.get('Range', 0) / n:.3f}")
         print(f"storm: etcd's own warnings: {slow_warnings(self.etcd)}")
         print(f"storm: CPU etcd {etcd_cpu:.1f} s, claimant processes {workers_cpu:.1f} s; {load_before} at the start, {load_text()} at the end")
         print(f"storm: {len(mint_refusals)} held generators refused their first ids"
@@ -209,8 +213,9 @@ class EtcdClaimStorm(unittest.TestCase):
         # Every generator's ids, and the CLI's: none minted twice.
         ids = assert_unique(self, self.workers) + cli_ids
         self.assertEqual(len(ids), len(set(ids)), "an id was minted twice")
-        print(f"storm: every claim held after {wall_s:.1f} s (target {TARGET_S:.0f} s: "
-              f"{'met' if wall_s < TARGET_S else 'missed'})", flush=True)
+        verdicts = "; ".join(f"{t:.0f} s {why}: {'met' if wall_s < t else 'missed'}" for t, why in TARGETS_S)
+        print(f"storm: every claim held after {wall_s:.2f} s (targets {verdicts}; "
+              f"{load_before} at the start)", flush=True)
         self.assertLess(wall_s, BUDGET_S, "the storm did not finish within its hang guard")
 
         # The CLI runs have released their slots: fill them, then one more is refused.

@@ -12,6 +12,7 @@
 #include "base/internal.hpp"
 #include "base/quote.hpp"
 #include "etcd_base64.hpp"
+#include "etcd_claim_batch.hpp"
 #include "etcd_claim_pick.hpp"
 #include "etcd_genesis.hpp"
 #include "etcd_reply.hpp"
@@ -71,9 +72,10 @@ namespace {
 // One claim walk: what this process knows of the held slots (shared by its claims on this
 // store), and what this walk learned (slots given back, why). Only reads of the held
 // slots happen under the lock (so a storm of this process's claims reads once); the
-// compare-and-swaps run in parallel, each on a slot no other claim of this process has
-// picked.
-class ClaimWalk {
+// compare-and-swaps of a node=N claim run in parallel, and the claims of any free slot go
+// in this process's batches (etcd_claim_batch.hpp), each on a slot no other claim of this
+// process has picked.
+class ClaimWalk final : private BatchSender {
  public:
   ClaimWalk(const EtcdConfig& cfg, const SlotLink& link, const Layout& layout,
             const SlotFilter& usable, Clock& clock, const std::string& quoted)
@@ -85,7 +87,7 @@ class ClaimWalk {
         quoted_(quoted),
         slots_dir_(cfg.prefix + "/slots/"),
         slots_(layout.max_node_id() + 1),
-        mu_(link.lease.claim_state(&known_)),
+        mu_(link.lease.claim_state(&known_, &queue_)),
         read_failures_(known_->read_failures.load(std::memory_order_acquire)),
         rng_(std::random_device{}() ^ (static_cast<uint64_t>(getpid()) << 32) ^
              static_cast<uint64_t>(clock.monotonic_ns())) {
@@ -99,11 +101,17 @@ class ClaimWalk {
 
   ClaimedSlot run() {
     for (int64_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
-      const int64_t slot = next_slot(attempt);
-      if (slot < 0) break;
-      Attempt a = send_claim(slot);
-      learn(a);
+      Attempt a;
+      if (cfg_.node < 0) {
+        if (!claim_batched(&a)) break;  // any free slot: in this process's next batch
+      } else {
+        const int64_t slot = next_slot(attempt);
+        if (slot < 0) break;
+        a = send_claim(slot);
+        learn_answer(a);
+      }
       if (!a.got.succeeded) continue;
+      const int64_t slot = a.slot;
       const std::string problem =
           mark_problem(a.got.mark_readable, a.got.mark_ms, a.got.mark_text, a.mark_key, layout_);
       if (!problem.empty()) {
@@ -130,14 +138,44 @@ class ClaimWalk {
     size_t genesis_at = 2;  // where the reply's responses hold the genesis read
   };
 
-  // The slot this attempt tries (-1: none left), marked as being claimed by this process.
-  int64_t next_slot(int64_t attempt) {
-    if (cfg_.node >= 0) return attempt > 0 ? -1 : cfg_.node;
-    std::lock_guard<std::mutex> lock(mu_);
+  // A node=N claim tries slot N once (-1: no more).
+  int64_t next_slot(int64_t attempt) const { return attempt > 0 ? -1 : cfg_.node; }
+
+  // A claim of any free slot, queued for this process's next batch (etcd_claim_batch.hpp);
+  // false: no free slot. The answer becomes `*a` as send_claim() makes it.
+  bool claim_batched(Attempt* a) {
+    ClaimRequest req;
+    req.slots = slots_;
+    req.usable = &usable_;
+    req.skipped = &skipped_;
+    req.cancel = link_.cancel;
+    req.gen = link_.cancel->load(std::memory_order_acquire);
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      claim_in_batch(lock, *queue_, req, *this);
+    }
+    held_count_ = req.held_count;
+    if (req.slot < 0) return false;
+    a->slot = req.slot;
+    a->key = slots_dir_ + slot_text(req.slot);
+    a->mark_key = cfg_.prefix + "/marks/" + slot_text(req.slot);
+    a->reply = std::move(req.reply);
+    a->sent = req.sent;
+    a->got = read_claim_reply(a->reply);
+    if (!a->got.succeeded) {
+      a->got = applied_before(a->reply, req.value);
+      a->genesis_at = 3;
+    }
+    return true;
+  }
+
+  // BatchSender, when this walk sends its process's batch: the walk's pick for another
+  // walk's claim (its filter, its skipped slots), under mu_. Skips slots held in etcd,
+  // slots another claim of this process is trying and, without asking etcd, slots whose
+  // ids an open generator of this process mints.
+  int64_t pick(ClaimRequest& r) override {
     if (known_->slots != slots_) read_held();
-    // Skip slots held in etcd, slots another claim of this process is trying and,
-    // without asking etcd, slots whose ids an open generator of this process mints.
-    const SlotChoice choice{slots_, &known_->held, &known_->claiming, &skipped_, usable_};
+    const SlotChoice choice{slots_, &known_->held, &known_->claiming, r.skipped, *r.usable};
     int64_t slot = pick_free_slot(choice, rng_);
     if (slot < 0 && !fresh_) {
       // What this process learned earlier may be stale (slots released since): read
@@ -145,11 +183,56 @@ class ClaimWalk {
       read_held();
       slot = pick_free_slot(choice, rng_);
     }
-    held_count_ = count_taken(known_->held, known_->claiming);
-    if (slot < 0) return -1;
-    known_->claiming.insert(slot);
-    seen_ = known_->revision;
+    r.held_count = count_taken(known_->held, known_->claiming);
+    if (slot >= 0) known_->claiming.insert(slot);
     return slot;
+  }
+
+  void unpick(const std::vector<ClaimRequest*>& batch) override {
+    for (const ClaimRequest* r : batch) known_->claiming.erase(r->slot);
+  }
+
+  // A batch of one: a single claim's transaction (claim_txn), as a lone claim always sent.
+  json txn(const std::vector<ClaimRequest*>& batch) override {
+    std::vector<ClaimEntry> entries;
+    for (ClaimRequest* r : batch) {
+      r->value = holder_ + " claim " + std::to_string(rng_());
+      entries.push_back({slots_dir_ + slot_text(r->slot),
+                         cfg_.prefix + "/marks/" + slot_text(r->slot), r->value});
+    }
+    seen_ = known_->revision;
+    if (batch.size() == 1) {
+      Attempt a;
+      a.key = entries[0].key;
+      a.mark_key = entries[0].mark_key;
+      return claim_txn(a, entries[0].value);
+    }
+    json since = held_range_;
+    since["min_create_revision"] = std::to_string(known_->revision + 1);
+    return batch_claim_txn(entries, link_.lease.id(), genesis_range(cfg_.prefix), since);
+  }
+
+  json send(const json& txn, int64_t* sent) override {
+    return link_.lease.send(link_.http, "/v3/kv/txn", txn, link_.timeout_ms, link_.cancel, false,
+                            sent);
+  }
+
+  // Each claim's answer. Every slot tried is held now (ours or a faster claimant's), and so
+  // is every slot created since the revision the batch picked from (a single claim's
+  // answer lists them first when it lost): a few keys, where the whole list ran to 80 KB
+  // of JSON per lost race in a storm (the gateway's CPU). Releases since are missed: a
+  // refusal reads the whole list first.
+  void settle(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+    const size_t n = batch.size();
+    for (size_t i = 0; i < n; ++i) batch[i]->reply = n == 1 ? reply : entry_reply(reply, i, n);
+    if (known_->slots != slots_) return;
+    const json& since = n == 1 ? field(item(field(reply, "responses"), 0), "response_range")
+                               : since_reply(reply, n);
+    if (since.is_object()) {  // not in a single claim's answer when it won
+      for (const int64_t slot : held_slots(since, slots_dir_, slots_)) known_->held.insert(slot);
+      known_->revision = std::max(known_->revision, i64(field(reply, "header"), "revision"));
+    }
+    for (const ClaimRequest* r : batch) known_->held.insert(r->slot);
   }
 
   void read_held() {  // under mu_
@@ -216,21 +299,9 @@ class ClaimWalk {
     return a;
   }
 
-  // What the answer tells of the held slots; the slot is no longer being claimed.
-  void learn(const Attempt& a) {
+  // A node=N claim's answer: the slot is held now (by us or by another process).
+  void learn_answer(const Attempt& a) {
     std::lock_guard<std::mutex> lock(mu_);
-    known_->claiming.erase(a.slot);
-    if (cfg_.node < 0 && !a.got.succeeded) {
-      // Someone else was faster: what is held now came with the answer.
-      const json& range = field(item(field(a.reply, "responses"), 0), "response_range");
-      // Only the slots created since the revision we picked from: a few keys, where
-      // the whole list ran to 80 KB of JSON per lost race in a storm (the gateway's
-      // CPU). Releases since are missed: a refusal reads the whole list first.
-      if (range.is_object() && known_->slots == slots_) {
-        for (const int64_t n : held_slots(range, slots_dir_, slots_)) known_->held.insert(n);
-        known_->revision = std::max(known_->revision, i64(field(a.reply, "header"), "revision"));
-      }
-    }
     if (known_->slots == slots_) known_->held.insert(a.slot);
   }
 
@@ -280,6 +351,7 @@ class ClaimWalk {
   const std::string slots_dir_;
   const int64_t slots_;
   ProcessLease::HeldSlots* known_ = nullptr;
+  ClaimQueue* queue_ = nullptr;
   std::mutex& mu_;
   const uint64_t read_failures_;
   std::mt19937_64 rng_;

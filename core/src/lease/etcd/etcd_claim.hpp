@@ -9,10 +9,14 @@
 //           while its claims' knowledge holds (ProcessLease::HeldSlots).
 //   claim:  POST /v3/kv/txn on a free slot picked at random: if create_revision(<prefix>/
 //           slots/N) == 0, put it with the process lease and read <prefix>/marks/N and
-//           <prefix>/genesis in the same revision; else read the slots created since the
-//           read it picked from, the slot key, its mark and the genesis, and pick again.
-//           So a claim costs two requests plus one per race lost, whatever the number of
-//           slots and claimants.
+//           <prefix>/genesis in the same revision; else read the slot key and its mark, and
+//           pick again. A claim of any free slot goes in this process's next batch
+//           (etcd_claim_batch.hpp): the claims that wait while one batch is in flight share
+//           one transaction, each on its own compare, which also reads the genesis and the
+//           slots created since the batch picked. A node=N claim sends its own (it also
+//           reads those slots when it loses). So a process's claims cost one read plus one
+//           request per batch and per round of lost races, whatever their number (a lone
+//           claim: two requests).
 #pragma once
 
 #include <atomic>

@@ -234,6 +234,10 @@ void ProcessLease::wake_turns() {
   turn_cv_.notify_all();
   { std::lock_guard<std::mutex> lock(mark_mu_); }
   marked_cv_.notify_all();
+  // A claim queued for a batch. Not under claim_mu_: a batch's sender may hold it through a
+  // read of the held slots. A claim that misses this wake-up sees its cancellation when the
+  // batch in flight ends (only then does a queued claim wait).
+  claim_queue_.cv.notify_all();
 }
 
 ProcessLease::RequestTurn::~RequestTurn() {

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "etcd_claim_batch.hpp"
 #include "etcd_genesis.hpp"
 #include "etcd_http.hpp"
 #include "lease/node_source.hpp"
@@ -124,8 +125,8 @@ class ProcessLease {
                       long timeout_ms, const std::atomic<uint64_t>* cancel, bool ahead = false,
                       int64_t* turn_at = nullptr);
   static constexpr int kRequestsInFlight = 8;
-  /// Wakes the requests waiting for a turn or a mark write, so that one whose caller was
-  /// cancelled gives up.
+  /// Wakes the requests waiting for a turn, a mark write or a claim batch, so that one whose
+  /// caller was cancelled gives up.
   void wake_turns();
 
   /// One slot's mark for write_mark(): persisted only while `slot_key` is still the key
@@ -168,9 +169,10 @@ class ProcessLease {
   /// keepalive (etcd_genesis.hpp).
   GenesisWatch& genesis() noexcept { return genesis_; }
 
-  /// The shared state and the mutex that guards it.
-  std::mutex& claim_state(HeldSlots** held) {
+  /// The shared state and the mutex that guards it (and the claims queued for a batch).
+  std::mutex& claim_state(HeldSlots** held, ClaimQueue** queue = nullptr) {
     *held = &held_;
+    if (queue) *queue = &claim_queue_;
     return claim_mu_;
   }
 
@@ -203,8 +205,9 @@ class ProcessLease {
   std::mutex grant_mu_;                      // one grant for all the threads that acquire at once
   std::atomic<uint64_t> grant_failures_{0};  // see grant()
   std::string grant_error_;                  // the last grant's failure, under grant_mu_
-  std::mutex claim_mu_;                      // held_
+  std::mutex claim_mu_;                      // held_, claim_queue_
   HeldSlots held_;
+  ClaimQueue claim_queue_;
   std::mutex turn_mu_;  // in_flight_
   std::condition_variable turn_cv_;
   int in_flight_ = 0;

@@ -8,8 +8,9 @@
 //              when the last slot on it is released.
 //   claim:     a range read of the held slots, then a compare-and-swap on a free slot that
 //              puts it with the lease and reads its high-water mark and the prefix's
-//              genesis in the same revision (etcd_claim.hpp). A prefix without a genesis
-//              gets one (etcd_genesis.hpp: wiped prefixes fenced).
+//              genesis in the same revision (etcd_claim.hpp); the claims of a process's
+//              generators made at once share transactions (etcd_claim_batch.hpp). A prefix
+//              without a genesis gets one (etcd_genesis.hpp: wiped prefixes fenced).
 //   mark:      POST /v3/kv/txn: if create_revision(<prefix>/slots/N) is still ours and
 //              <prefix>/marks/N is at the mod_revision our last write left, put it. A holder
 //              that lost its slot can never move the mark, nor a write etcd applies late

@@ -1,0 +1,209 @@
+// The claims of a process's generators on one etcd lease, in shared transactions
+// (etcd_claim_batch.hpp). Only built with etcd support.
+#include "etcd_claim_batch.hpp"
+
+#include <algorithm>
+
+#include "etcd_base64.hpp"
+#include "etcd_http.hpp"
+#include "etcd_reply.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace etcd {
+
+using nlohmann::json;
+
+json batch_claim_txn(const std::vector<ClaimEntry>& entries, int64_t lease_id, const json& genesis,
+                     const json& since) {
+  json success = json::array();
+  for (const ClaimEntry& e : entries) {
+    const json compare = {
+        {"key", b64(e.key)}, {"target", "CREATE"}, {"result", "EQUAL"}, {"create_revision", "0"}};
+    const json put = {
+        {"key", b64(e.key)}, {"value", b64(e.value)}, {"lease", std::to_string(lease_id)}};
+    const json mark = {{"request_range", {{"key", b64(e.mark_key)}}}};
+    success.push_back(
+        {{"request_txn",
+          {{"compare", json::array({compare})},
+           {"success", json::array({{{"request_put", put}}, mark})},
+           {"failure", json::array({{{"request_range", {{"key", b64(e.key)}}}}, mark})}}}});
+  }
+  success.push_back({{"request_range", genesis}});
+  success.push_back({{"request_range", since}});
+  return {{"compare", json::array()}, {"success", success}};
+}
+
+json entry_reply(const json& reply, size_t i, size_t n) {
+  const json& responses = field(reply, "responses");
+  const json& inner = field(item(responses, i), "response_txn");
+  const json& genesis = item(responses, n);
+  if (!inner.is_object() || !genesis.is_object())
+    throw Refused("malformed etcd reply: the batch's answer has no responses[" + std::to_string(i) +
+                  "].response_txn or no genesis read");
+  const json& got = field(inner, "responses");
+  const json& succeeded = field(inner, "succeeded");  // absent when false
+  if (succeeded.is_boolean() && succeeded.get<bool>())
+    return {{"succeeded", true},
+            {"header", field(reply, "header")},
+            {"responses", json::array({json::object(), item(got, 1), genesis})}};
+  return {{"header", field(reply, "header")},
+          {"responses", json::array({json::object(), item(got, 0), item(got, 1), genesis})}};
+}
+
+const json& since_reply(const json& reply, size_t n) {
+  return field(item(field(reply, "responses"), n + 1), "response_range");
+}
+
+namespace {
+
+bool cancelled(const ClaimRequest& r) {
+  return r.cancel && r.cancel->load(std::memory_order_acquire) != r.gen;
+}
+
+void finish(ClaimRequest* r, std::exception_ptr error) {
+  r->error = std::move(error);
+  r->state = ClaimRequest::kDone;
+}
+
+// `mine` first, then the oldest waiting of the same slot count, up to kClaimsPerTxn, taken
+// off the queue.
+std::vector<ClaimRequest*> take(ClaimQueue& q, ClaimRequest& mine) {
+  std::vector<ClaimRequest*> batch{&mine};
+  std::deque<ClaimRequest*> rest;
+  for (ClaimRequest* r : q.waiting) {
+    if (r == &mine) continue;
+    if (batch.size() < kClaimsPerTxn && r->slots == mine.slots)
+      batch.push_back(r);
+    else
+      rest.push_back(r);
+  }
+  q.waiting.swap(rest);
+  for (ClaimRequest* r : batch) r->state = ClaimRequest::kSent;
+  return batch;
+}
+
+bool unanswered(const std::exception_ptr& error, std::string* why) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Unreachable& e) {
+    *why = e.what();
+    return true;
+  } catch (...) {
+  }
+  return false;
+}
+
+// Answers `picked` with `error`. When the sender's own claim was cancelled (its generator
+// closed), the others go back to the queue instead: nothing failed for them. When the
+// request got no answer, the claims queued behind it fail too (as RequestTurn's do).
+void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& picked,
+          const std::exception_ptr& error) {
+  if (cancelled(mine)) {
+    for (ClaimRequest* r : picked) {
+      if (r == &mine) continue;
+      r->state = ClaimRequest::kQueued;
+      q.waiting.push_front(r);
+    }
+    if (mine.state != ClaimRequest::kDone) finish(&mine, error);
+    return;
+  }
+  for (ClaimRequest* r : picked) finish(r, error);
+  std::string why;
+  if (!unanswered(error, &why)) return;
+  const auto ahead =
+      std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
+  for (ClaimRequest* r : q.waiting) finish(r, ahead);
+  q.waiting.clear();
+}
+
+// A slot for each claim of `batch`; those without one are answered (slot -1). When a pick
+// throws (a read of the held slots failed), the claims not answered fail with it (fail()).
+std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
+                                    const std::vector<ClaimRequest*>& batch, BatchSender& sender) {
+  std::vector<ClaimRequest*> picked;
+  try {
+    for (ClaimRequest* r : batch) {
+      r->slot = sender.pick(*r);
+      if (r->slot < 0)
+        finish(r, nullptr);
+      else
+        picked.push_back(r);
+    }
+  } catch (...) {
+    sender.unpick(picked);
+    std::vector<ClaimRequest*> open;
+    for (ClaimRequest* r : batch)
+      if (r->state != ClaimRequest::kDone) open.push_back(r);
+    fail(q, mine, open, std::current_exception());
+    return {};
+  }
+  return picked;
+}
+
+void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest& mine,
+                const std::vector<ClaimRequest*>& picked, BatchSender& sender) {
+  const json txn = sender.txn(picked);
+  lock.unlock();
+  json reply;
+  std::exception_ptr error;
+  int64_t sent = 0;
+  try {
+    reply = sender.send(txn, &sent);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  sender.unpick(picked);
+  if (!error) {
+    try {
+      sender.settle(reply, picked);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  if (error) {
+    fail(q, mine, picked, error);
+    return;
+  }
+  for (ClaimRequest* r : picked) {
+    r->sent = sent;
+    finish(r, nullptr);
+  }
+}
+
+void lead(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest& mine,
+          BatchSender& sender) {
+  q.sending = true;
+  const std::vector<ClaimRequest*> picked = pick_all(q, mine, take(q, mine), sender);
+  if (!picked.empty()) send_batch(lock, q, mine, picked, sender);
+  q.sending = false;
+  q.cv.notify_all();
+}
+
+}  // namespace
+
+void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, ClaimRequest& mine,
+                    BatchSender& sender) {
+  queue.waiting.push_back(&mine);
+  for (;;) {
+    // In flight (kSent), a claim waits for its batch's answer: the request has a timeout,
+    // and a slot it won must be known to be ours to be given back.
+    queue.cv.wait(lock, [&] {
+      return mine.state == ClaimRequest::kDone ||
+             (mine.state == ClaimRequest::kQueued && (!queue.sending || cancelled(mine)));
+    });
+    if (mine.state == ClaimRequest::kDone) break;
+    if (cancelled(mine)) {
+      queue.waiting.erase(std::remove(queue.waiting.begin(), queue.waiting.end(), &mine),
+                          queue.waiting.end());
+      throw Unreachable("request cancelled (closing)");
+    }
+    lead(lock, queue, mine, sender);
+  }
+  if (mine.error) std::rethrow_exception(mine.error);
+}
+
+}  // namespace etcd
+}  // namespace detail
+}  // namespace snowfleet

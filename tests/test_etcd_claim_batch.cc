@@ -1,0 +1,258 @@
+// The claims of a process sent in shared transactions (core/src/lease/etcd/
+// etcd_claim_batch.hpp), without etcd: the transaction, how its answer reads per claim, and
+// the queue (who sends, who waits, who gives up) against a scripted sender.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "lease/etcd/etcd_base64.hpp"
+#include "lease/etcd/etcd_claim_batch.hpp"
+#include "lease/etcd/etcd_http.hpp"
+#include "lease/etcd/etcd_reply.hpp"
+
+using nlohmann::json;
+using namespace snowfleet::detail::etcd;
+
+namespace {
+
+json range_of(const std::string& key) { return {{"key", b64(key)}}; }
+
+// What etcd answers a batch of `won.size()` claims: claim i won when won[i].
+json answer(const std::vector<bool>& won, int64_t revision) {
+  json responses = json::array();
+  for (size_t i = 0; i < won.size(); ++i) {
+    const json mark = {{"response_range", {{"count", "0"}}}};
+    if (won[i]) {
+      responses.push_back(
+          {{"response_txn",
+            {{"succeeded", true},
+             {"responses", json::array({{{"response_put", json::object()}}, mark})}}}});
+    } else {
+      const json key = {{"response_range",
+                         {{"kvs", json::array({{{"key", b64("p/slots/0001")},
+                                                {"value", b64("someone else")},
+                                                {"create_revision", "3"}}})}}}};
+      responses.push_back({{"response_txn", {{"responses", json::array({key, mark})}}}});
+    }
+  }
+  responses.push_back({{"response_range", {{"count", "0"}}}});  // genesis
+  responses.push_back({{"response_range", {{"count", "0"}}}});  // slots created since
+  return {{"header", {{"revision", std::to_string(revision)}}},
+          {"succeeded", true},
+          {"responses", responses}};
+}
+
+// A sender that answers every batch after `delay`, every claim won, slots handed out in
+// order; counts its requests and the largest batch.
+class Scripted final : public BatchSender {
+ public:
+  std::chrono::milliseconds delay{20};
+  int64_t slots = 1 << 20;
+  std::atomic<int> requests{0};
+  size_t largest = 0;
+  bool mixed = false;  // a batch held claims of two slot counts
+  bool unanswered = false;
+
+  int64_t pick(ClaimRequest& r) override {
+    r.held_count = static_cast<size_t>(next_);
+    return next_ < slots ? next_++ : -1;
+  }
+  void unpick(const std::vector<ClaimRequest*>&) override {}
+  json txn(const std::vector<ClaimRequest*>& batch) override {
+    largest = std::max(largest, batch.size());
+    for (const ClaimRequest* r : batch) mixed = mixed || r->slots != batch[0]->slots;
+    return {{"n", batch.size()}};
+  }
+  json send(const json& txn, int64_t* sent) override {
+    ++requests;
+    *sent = 1;
+    std::this_thread::sleep_for(delay);
+    if (unanswered) throw Unreachable("no endpoint answered");
+    return answer(std::vector<bool>(txn["n"].get<size_t>(), true), 7);
+  }
+  void settle(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+    for (size_t i = 0; i < batch.size(); ++i) batch[i]->reply = entry_reply(reply, i, batch.size());
+  }
+
+ private:
+  int64_t next_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a batch claims each slot on its own compare, then reads the genesis and news",
+          "[etcd-claim]") {
+  const json txn = batch_claim_txn(
+      {{"p/slots/0001", "p/marks/0001", "a"}, {"p/slots/0002", "p/marks/0002", "b"}}, 42,
+      range_of("p/genesis"), range_of("p/slots/"));
+  CHECK(txn["compare"].empty());
+  REQUIRE(txn["success"].size() == 4);
+  const json& first = txn["success"][0]["request_txn"];
+  CHECK(first["compare"].size() == 1);
+  CHECK(first["compare"][0]["key"] == b64("p/slots/0001"));
+  CHECK(first["compare"][0]["create_revision"] == "0");
+  CHECK(first["success"][0]["request_put"]["value"] == b64("a"));
+  CHECK(first["success"][0]["request_put"]["lease"] == "42");
+  CHECK(first["success"][1]["request_range"]["key"] == b64("p/marks/0001"));
+  CHECK(first["failure"][0]["request_range"]["key"] == b64("p/slots/0001"));
+  CHECK(first["failure"][1]["request_range"]["key"] == b64("p/marks/0001"));
+  CHECK(txn["success"][1]["request_txn"]["compare"][0]["key"] == b64("p/slots/0002"));
+  CHECK(txn["success"][2]["request_range"] == range_of("p/genesis"));
+  CHECK(txn["success"][3]["request_range"] == range_of("p/slots/"));
+}
+
+TEST_CASE("a batch's answer reads per claim as a single claim's: won or lost alone",
+          "[etcd-claim]") {
+  const json reply = answer({true, false}, 9);
+  const ClaimReply won = read_claim_reply(entry_reply(reply, 0, 2));
+  CHECK(won.succeeded);
+  CHECK(won.revision == 9);
+  CHECK(won.mark_ms == -1);
+  const json lost = entry_reply(reply, 1, 2);
+  CHECK_FALSE(read_claim_reply(lost).succeeded);
+  CHECK(lost["responses"][1]["response_range"]["kvs"][0]["value"] == b64("someone else"));
+  CHECK(lost["responses"].size() == 4);  // the genesis where a single claim's failure has it
+  CHECK(since_reply(reply, 2).is_object());
+  CHECK_THROWS_AS(entry_reply(reply, 2, 3), Refused);  // no answer for a third claim
+  CHECK_THROWS_AS(entry_reply(json::object(), 0, 1), Refused);
+}
+
+TEST_CASE("claims made at once go out in a few shared requests, each answered", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  const snowfleet::detail::SlotFilter any;
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  constexpr int kClaims = 100;
+  std::vector<ClaimRequest> reqs(kClaims);
+  std::vector<std::thread> threads;
+  for (ClaimRequest& r : reqs) {
+    r.usable = &any;
+    r.skipped = &none;
+    r.cancel = &cancel;
+    threads.emplace_back([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      claim_in_batch(lock, queue, r, sender);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::set<int64_t> slots;
+  for (const ClaimRequest& r : reqs) {
+    CHECK(r.state == ClaimRequest::kDone);
+    CHECK(read_claim_reply(r.reply).succeeded);
+    slots.insert(r.slot);
+  }
+  CHECK(slots.size() == kClaims);
+  CHECK(sender.largest <= kClaimsPerTxn);
+  CHECK(sender.requests.load() < kClaims / 4);  // 100 claims, 20 ms a request: a few batches
+  CHECK(queue.waiting.empty());
+  CHECK_FALSE(queue.sending);
+}
+
+TEST_CASE("a claim with no free slot is answered without a request", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.slots = 0;
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  ClaimRequest r;
+  r.skipped = &none;
+  r.cancel = &cancel;
+  std::unique_lock<std::mutex> lock(mu);
+  claim_in_batch(lock, queue, r, sender);
+  CHECK(r.slot == -1);
+  CHECK(sender.requests.load() == 0);
+}
+
+TEST_CASE("a queued claim gives up on its own cancellation while a batch is in flight",
+          "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.delay = std::chrono::milliseconds(800);
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> keep{0};
+  std::atomic<uint64_t> closing{0};
+  ClaimRequest first, second;
+  first.skipped = second.skipped = &none;
+  first.cancel = &keep;
+  second.cancel = &closing;
+  std::atomic<bool> sent_back{false};
+  std::thread sender_thread([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    claim_in_batch(lock, queue, first, sender);
+    sent_back = true;
+  });
+  while (sender.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread waiter([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    CHECK_THROWS_AS(claim_in_batch(lock, queue, second, sender), Unreachable);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  closing.fetch_add(1);
+  queue.cv.notify_all();  // what ProcessLease::wake_turns does
+  waiter.join();
+  CHECK_FALSE(sent_back.load());  // it did not wait for the batch in flight
+  sender_thread.join();
+  CHECK(first.slot == 0);
+  CHECK(sender.requests.load() == 1);
+}
+
+TEST_CASE("a batch that gets no answer fails the claims queued behind it", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.unanswered = true;
+  sender.delay = std::chrono::milliseconds(500);
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  std::vector<ClaimRequest> reqs(3);
+  std::vector<std::thread> threads;
+  std::atomic<int> failed{0};
+  for (ClaimRequest& r : reqs) {
+    r.skipped = &none;
+    r.cancel = &cancel;
+    threads.emplace_back([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      try {
+        claim_in_batch(lock, queue, r, sender);
+      } catch (const Unreachable&) {
+        ++failed;
+      }
+    });
+    // Only the first is sent: the others queue behind it.
+    while (sender.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(failed.load() == 3);
+  CHECK(sender.requests.load() == 1);
+}
+
+TEST_CASE("claims of two layouts on one lease never share a batch", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  std::vector<ClaimRequest> reqs(40);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    reqs[i].slots = i % 2 ? 256 : 1024;
+    reqs[i].skipped = &none;
+    reqs[i].cancel = &cancel;
+    threads.emplace_back([&, i] {
+      std::unique_lock<std::mutex> lock(mu);
+      claim_in_batch(lock, queue, reqs[i], sender);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const ClaimRequest& r : reqs) CHECK(r.state == ClaimRequest::kDone);
+  CHECK_FALSE(sender.mixed);
+  CHECK(queue.waiting.empty());
+}
