@@ -104,7 +104,7 @@ TEST_CASE("kubeconfig YAML: anything else is refused naming the file, line and w
   CHECK_THAT(yaml_error("- a\nb: c\n"), Catch::Contains("line 2: "));
 }
 
-TEST_CASE("kubeconfig: context, cluster and user; relative paths; namespace", "[k8s]") {
+TEST_CASE("kubeconfig: context, cluster, user, relative paths and namespace", "[k8s]") {
   const std::string dir = temp_dir();
   const std::string cfg = write(dir, "config", kKubectl);
   Target t = find_target({cfg, ""}, "", "", "", "");
@@ -122,7 +122,7 @@ TEST_CASE("kubeconfig: context, cluster and user; relative paths; namespace", "[
              Catch::Contains("has no context 'nope'"));
 }
 
-TEST_CASE("kubeconfig: $KUBECONFIG lists, the first file to set a name wins", "[k8s]") {
+TEST_CASE("kubeconfig: KUBECONFIG lists, the first file to set a name wins", "[k8s]") {
   const std::string dir = temp_dir();
   const std::string a = write(dir, "a",
                               "current-context: one\nusers:\n- name: u\n  user:\n"

@@ -4,6 +4,7 @@
 // 404 when deleted meanwhile). A lost race moves on to another slot: nothing is overwritten.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,32 +78,35 @@ std::vector<LeaseView> K8sLease::list_slots() {
   return out;
 }
 
+// The slot a listed Lease's name stands for, -1 when it is not one of this prefix's slots
+// of `layout` (<prefix>-<N>, N written as slot_name writes it).
+int64_t K8sLease::slot_of(const std::string& name, const Layout& layout) const {
+  const std::string head = cfg_.prefix + "-";
+  int64_t n;
+  if (name.rfind(head, 0) != 0 || !parse_uint(name.substr(head.size()), &n)) return -1;
+  return n <= layout.max_node_id() && name == slot_name(n) ? n : -1;
+}
+
 // The slots to try, in order: Leases free now (released or expired) in random order, then
-// slots never created, lowest first (so the prefix's Leases stay few). `seen`: the listed
+// slots never created, lowest first (so the prefix's Leases stay few), at most kFresh of
+// them (each lost race costs one; a wide node field is not walked whole). `seen`: the listed
 // Lease of each candidate (name empty for one never created), by the same index.
 std::vector<int64_t> K8sLease::candidates(const Layout& layout, const SlotFilter& usable,
                                           std::vector<LeaseView>* seen) {
-  std::vector<LeaseView> by_slot(static_cast<size_t>(layout.max_node_id()) + 1);
-  for (const LeaseView& l : list_slots()) {
-    const std::string head = cfg_.prefix + "-";
-    int64_t n;
-    if (l.name.rfind(head, 0) == 0 && parse_uint(l.name.substr(head.size()), &n) &&
-        n <= layout.max_node_id() && l.name == slot_name(n))
-      by_slot[static_cast<size_t>(n)] = l;
-  }
+  constexpr size_t kFresh = 1024;
+  std::map<int64_t, LeaseView> by_slot;
+  for (const LeaseView& l : list_slots())
+    if (const int64_t n = slot_of(l.name, layout); n >= 0) by_slot[n] = l;
   const int64_t now = wall_us(), margin = deadline_margin_ns(cfg_.ttl_s) / 1000;
   std::vector<int64_t> free, fresh;
-  for (int64_t n = 0; n <= layout.max_node_id(); ++n) {
-    const LeaseView& l = by_slot[static_cast<size_t>(n)];
-    if (usable && !usable(n)) continue;
-    if (l.name.empty())
-      fresh.push_back(n);
-    else if (lease_free(l, now, margin))
-      free.push_back(n);
-  }
+  for (const auto& [n, l] : by_slot)
+    if ((!usable || usable(n)) && lease_free(l, now, margin)) free.push_back(n);
+  for (int64_t n = 0; n <= layout.max_node_id() && fresh.size() < kFresh; ++n)
+    if (!by_slot.count(n) && (!usable || usable(n))) fresh.push_back(n);
   std::shuffle(free.begin(), free.end(), rng_);
+  for (const int64_t n : free) seen->push_back(by_slot[n]);
+  seen->resize(seen->size() + fresh.size());
   free.insert(free.end(), fresh.begin(), fresh.end());
-  for (const int64_t n : free) seen->push_back(by_slot[static_cast<size_t>(n)]);
   return free;
 }
 

@@ -58,6 +58,7 @@ class K8sLease final : public NodeLease {
   bool try_slot(int64_t slot, const LeaseView* seen, const Layout& layout, std::string* skipped);
   bool adopt(int64_t slot, const Reply& r, int64_t sent, const Layout& layout,
              std::string* skipped);
+  int64_t slot_of(const std::string& name, const Layout& layout) const;
   std::string slot_name(int64_t slot) const { return cfg_.prefix + "-" + std::to_string(slot); }
   std::string path(const std::string& name) const;
 
