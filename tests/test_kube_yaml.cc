@@ -84,6 +84,25 @@ TEST_CASE("kubeconfig YAML: kubectl's block layout, quotes, comments and JSON fl
   CHECK(parse_yaml("k: a#b\n", "f") == json{{"k", "a#b"}});
 }
 
+TEST_CASE("kubeconfig YAML: nested sequences at their key's indentation (minikube)", "[k8s]") {
+  const json j = parse_yaml(R"(clusters:
+- cluster:
+    extensions:
+    - extension:
+        last-update: Fri, 01 Dec 2023 10:00:00 UTC
+        provider: minikube.sigs.k8s.io
+      name: cluster_info
+    server: https://192.168.49.2:8443
+  name: minikube
+)",
+                            "f");
+  const json& c = j["clusters"][0]["cluster"];
+  CHECK(c["server"] == "https://192.168.49.2:8443");
+  CHECK(c["extensions"][0]["name"] == "cluster_info");
+  CHECK(c["extensions"][0]["extension"]["last-update"] == "Fri, 01 Dec 2023 10:00:00 UTC");
+  CHECK(j["clusters"][0]["name"] == "minikube");
+}
+
 TEST_CASE("kubeconfig YAML: anything else is refused naming the file, line and what", "[k8s]") {
   CHECK(yaml_error("a: &x 1\n") ==
         "/k/config line 1: an anchor or alias is not supported in "

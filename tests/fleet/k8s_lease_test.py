@@ -221,6 +221,45 @@ class K8sLeases(unittest.TestCase):
             self.assertTrue(self.ids_after(w, back), w.snapshot()[-3:])
         self.check()
 
+    def test_etcd_stopped_under_the_api_server_then_continued(self):
+        # Writes hang; the holder's renewals time out (unconfirmed), it refuses from its
+        # deadline on. A write that timed out may still be applied once etcd continues: the
+        # next renewal then gets 409, reads the Lease, finds itself the holder and goes on.
+        w = self.worker()
+        node = w.node()
+        self.assertIsNotNone(node)
+        time.sleep(1.0)
+        t0 = mono_ns()
+        self.kube.etcd.stop(0)
+        try:
+            time.sleep(TTL + 1.0)
+        finally:
+            self.kube.etcd.cont(0)
+        self.assertTrue(self.refusals_since(t0), "the holder minted past its deadline")
+        time.sleep(TTL)
+        back = int(time.time() * 1000)
+        time.sleep(1.5)
+        self.assertTrue(self.ids_after(w, back), w.snapshot()[-3:])
+        self.assertFalse(any("LEASE_LOST" in e and "held by" in e for e in w.errors()))
+        self.check()
+
+    def test_the_binding_revoked_under_a_holder_then_granted(self):
+        w = self.worker()
+        self.assertIsNotNone(w.node())
+        time.sleep(1.0)
+        t0 = mono_ns()
+        self.kube.revoke_binding()
+        try:
+            time.sleep(TTL + 1.0)  # renewals: 403, unconfirmed; refusals from the deadline
+        finally:
+            self.kube.grant_binding()
+        self.assertTrue(self.refusals_since(t0), "the holder minted past its deadline")
+        time.sleep(TTL / 3 + 1.0)
+        back = int(time.time() * 1000)
+        time.sleep(1.5)
+        self.assertTrue(self.ids_after(w, back), w.snapshot()[-3:])
+        self.check()
+
     def test_the_lease_deleted_under_a_holder_stops_it(self):
         a = self.worker()
         node = a.node()
