@@ -22,11 +22,20 @@ namespace {
 
 constexpr int64_t kTokenRereadNs = int64_t{60} * 1'000'000'000;
 
-// A PEM text for a *_BLOB option (libcurl copies it).
+// A PEM text for a *_BLOB option (libcurl copies it). Headers older than 7.77 (the last of
+// the three options) declare no blobs: such a build refuses inline data as an old libcurl
+// does at run time (CURLE_UNKNOWN_OPTION).
+#if LIBCURL_VERSION_NUM >= 0x074d00
 CURLcode set_blob(CURL* h, CURLoption option, const std::string& pem) {
   curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
   return curl_easy_setopt(h, option, &blob);
 }
+#define SNOWFLEET_CURL_BLOB(name) CURLOPT_##name##_BLOB
+#else
+enum NoBlob { kNoBlob };
+CURLcode set_blob(CURL*, NoBlob, const std::string&) { return CURLE_UNKNOWN_OPTION; }
+#define SNOWFLEET_CURL_BLOB(name) kNoBlob
+#endif
 
 }  // namespace
 
@@ -88,19 +97,20 @@ void Http::set_tls() {
     curl_easy_setopt(h_, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(h_, CURLOPT_SSL_VERIFYHOST, 0L);
   } else if (!target_.ca_pem.empty()) {
-    if (set_blob(h_, CURLOPT_CAINFO_BLOB, target_.ca_pem) != CURLE_OK) refuse("a CA");
+    if (set_blob(h_, SNOWFLEET_CURL_BLOB(CAINFO), target_.ca_pem) != CURLE_OK) refuse("a CA");
   } else if (!target_.ca_file.empty()) {
     curl_easy_setopt(h_, CURLOPT_CAINFO, target_.ca_file.c_str());
   }
   if (!target_.cert_pem.empty()) {
     curl_easy_setopt(h_, CURLOPT_SSLCERTTYPE, "PEM");
-    if (set_blob(h_, CURLOPT_SSLCERT_BLOB, target_.cert_pem) != CURLE_OK) refuse("a certificate");
+    if (set_blob(h_, SNOWFLEET_CURL_BLOB(SSLCERT), target_.cert_pem) != CURLE_OK)
+      refuse("a certificate");
   } else if (!target_.cert_file.empty()) {
     curl_easy_setopt(h_, CURLOPT_SSLCERT, target_.cert_file.c_str());
   }
   if (!target_.key_pem.empty()) {
     curl_easy_setopt(h_, CURLOPT_SSLKEYTYPE, "PEM");
-    if (set_blob(h_, CURLOPT_SSLKEY_BLOB, target_.key_pem) != CURLE_OK) refuse("a key");
+    if (set_blob(h_, SNOWFLEET_CURL_BLOB(SSLKEY), target_.key_pem) != CURLE_OK) refuse("a key");
   } else if (!target_.key_file.empty()) {
     curl_easy_setopt(h_, CURLOPT_SSLKEY, target_.key_file.c_str());
   }
