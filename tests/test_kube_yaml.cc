@@ -82,6 +82,8 @@ TEST_CASE("kubeconfig YAML: kubectl's block layout, quotes, comments and JSON fl
         json{{"a", {"x", "y\n"}}, {"b", nullptr}});
   CHECK(parse_yaml("---\nk: v # c\n", "f") == json{{"k", "v"}});
   CHECK(parse_yaml("k: a#b\n", "f") == json{{"k", "a#b"}});
+  CHECK(parse_yaml("- \"name\": x\n  'it''s': y\n- \"a: b\"\n", "f") ==
+        json::array({json{{"name", "x"}, {"it's", "y"}}, "a: b"}));
 }
 
 TEST_CASE("kubeconfig YAML: nested sequences at their key's indentation (minikube)", "[k8s]") {

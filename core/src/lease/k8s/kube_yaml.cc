@@ -46,6 +46,36 @@ size_t comment_at(const std::string& s) {
   return std::string::npos;
 }
 
+// Where the quoted scalar opening s (at s[0]) ends: the index after its closing quote, or
+// npos.
+size_t quoted_end(const std::string& s) {
+  for (size_t i = 1; i < s.size(); ++i) {
+    if (s[0] == '"' && s[i] == '\\') {
+      ++i;
+    } else if (s[i] == s[0]) {
+      if (s[0] == '\'' && i + 1 < s.size() && s[i + 1] == '\'') {
+        ++i;  // '' inside single quotes
+        continue;
+      }
+      return i + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// Whether a sequence item's text ("- <rest>") opens a block (a mapping or a nested
+// sequence) rather than being a scalar.
+bool item_is_block(const std::string& rest) {
+  if (rest == "-" || rest.rfind("- ", 0) == 0) return true;
+  if (rest[0] == '{' || rest[0] == '[') return false;
+  if (rest[0] == '"' || rest[0] == '\'') {
+    const size_t end = quoted_end(rest);
+    return end < rest.size() && rest[end] == ':' &&
+           (end + 1 == rest.size() || rest[end + 1] == ' ');
+  }
+  return rest.find(": ") != std::string::npos || rest.back() == ':';
+}
+
 class Parser {
  public:
   Parser(const std::string& text, std::string file) : file_(std::move(file)) { split(text); }
@@ -185,10 +215,7 @@ json Parser::sequence(size_t indent) {
     }
     // "- key: value": the item's contents start a block at their own column.
     const std::string rest = l.text.substr(v);
-    const bool block_item = rest[0] != '"' && rest[0] != '\'' && rest[0] != '{' && rest[0] != '[' &&
-                            (rest.find(": ") != std::string::npos || rest.back() == ':' ||
-                             rest == "-" || rest.rfind("- ", 0) == 0);
-    if (block_item) {
+    if (item_is_block(rest)) {
       l.indent += v;
       l.text = rest;
       out.push_back(block(l.indent));
