@@ -18,11 +18,13 @@
 #     then the engine on it (pg_lease_test.py: generators and the CLI on distinct slots; the
 #     server restarted and stopped, connections killed, a holder paused past its TTL, its
 #     row deleted, the table restored from an older dump; histories checked);
-#   - with SNOWFLEET_K8S=1 (off by default while the k8s-lease:// engine is being written;
-#     SNOWFLEET_K8S=only runs just this part): builds or reuses the real kube-apiserver
+#   - with SNOWFLEET_K8S=1 (off by default: CI's time is spoken for; SNOWFLEET_K8S=only
+#     runs just this part): builds or reuses the real kube-apiserver
 #     (scripts/test/kube-apiserver.sh: minutes the first time, cached after), starts it on a
-#     private etcd and pins the Lease protocol the engine relies on
-#     (tests/fleet/kube_protocol_test.py; docs/lease-engines.md);
+#     private etcd, pins the Lease protocol the engine relies on
+#     (tests/fleet/kube_protocol_test.py; docs/lease-engines.md), then runs the
+#     k8s-lease:// engine on it (tests/fleet/k8s_lease_test.py: claims, races, credentials,
+#     the RBAC refusal, the mark across a restart, faults; histories checked);
 #   - stops etcd and removes the temp dir, whatever happened.
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it),
@@ -35,6 +37,12 @@ section "fleet: dependencies"
 core_deps
 apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2 openssl
 
+build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
+fleet_configure() {
+  cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
+    -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
+}
+
 kube_suite() {
   section "fleet: Kubernetes Leases on a real kube-apiserver and a private etcd"
   apt_install util-linux
@@ -42,8 +50,15 @@ kube_suite() {
   mapfile -t kube < <(bash scripts/test/kube-apiserver.sh | tail -2)
   KUBE_APISERVER=${kube[0]} KUBECLIENT=${kube[1]} ETCD_BIN=$(command -v etcd) \
     python3 tests/fleet/kube_protocol_test.py
+  # The engine on it: the CLI and fleet_worker (built here when SNOWFLEET_K8S=only).
+  KUBE_APISERVER=${kube[0]} KUBECLIENT=${kube[1]} ETCD_BIN=$(command -v etcd) \
+    FLEET_WORKER="$build/tests/fleet_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
+    python3 tests/fleet/k8s_lease_test.py
 }
 if [ "${SNOWFLEET_K8S:-0}" = only ]; then
+  section "fleet: build for the Kubernetes part (fleet_worker, the CLI)"
+  fleet_configure
+  cmake --build "$build" --target fleet_worker snowfleet >/dev/null
   kube_suite
   exit 0
 fi
@@ -56,10 +71,8 @@ if [ "${SNOWFLEET_FLEET_POLYGLOT:-1}" != 0 ]; then
   export FLEET_POLYGLOT=1
 fi
 
-build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
 section "fleet: build (etcd support on${SNOWFLEET_SANITIZE:+, sanitizers $SNOWFLEET_SANITIZE})"
-cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
-  -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
+fleet_configure
 cmake --build "$build" --target snowfleet_tests fleet_worker storm_worker outage_probe budget_probe \
   close_probe turn_probe release_probe late_claim_probe snowfleet >/dev/null
 

@@ -14,7 +14,7 @@ cd "$(repo_root)"
 seconds=${SNOWFLEET_FUZZ_SECONDS:-20}
 jobs=${SNOWFLEET_FUZZ_JOBS:-2}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(layout id time node_source mark text_id etcd_reply)
+[ ${#targets[@]} -gt 0 ] || targets=(layout id time node_source mark text_id etcd_reply kube)
 
 section "fuzz: dependencies"
 # clang-14 is the compiler; libclang-rt-14-dev holds libFuzzer and the sanitizer runtimes.

@@ -125,13 +125,17 @@ NodeClaim claim_node(const std::string& spec, const Layout& layout,
   } else if (starts_with(spec, "etcd://")) {
     claim.lease = claim_etcd(spec, layout, clock, usable);
     claim.node_id = claim.lease->node_id();
+  } else if (starts_with(spec, "k8s-lease://")) {
+    claim.lease = claim_k8s_lease(spec, layout, clock, usable);
+    claim.node_id = claim.lease->node_id();
   } else if (starts_with(spec, "postgres://") || starts_with(spec, "postgresql://")) {
     claim.lease = claim_postgres(spec, layout, clock, usable);
     claim.node_id = claim.lease->node_id();
   } else {
     bad(quoted +
         " is not one of static:<id>, env:<VAR>, k8s[:<offset>], local[:<dir>][?node=<id>], "
-        "etcd://host:port/<prefix>, postgres://[user@]host/db[?table=..&ttl=..]");
+        "etcd://host:port/<prefix>, k8s-lease://<prefix>[?ttl=..], "
+        "postgres://[user@]host/db[?table=..&ttl=..]");
   }
   return claim;
 }

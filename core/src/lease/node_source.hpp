@@ -25,6 +25,13 @@ std::shared_ptr<NodeLease> claim_etcd(const std::string& spec, const Layout& lay
                                       const std::shared_ptr<Clock>& clock,
                                       const SlotFilter& usable = {});
 
+/// "k8s-lease://ids?ttl=10[&node=N][&namespace=NS][&kubeconfig=PATH][&context=NAME]": a
+/// Kubernetes Lease <prefix>-<N> held by this process (lease/k8s/). Built with etcd support
+/// (it needs libcurl the same way).
+std::shared_ptr<NodeLease> claim_k8s_lease(const std::string& spec, const Layout& layout,
+                                           const std::shared_ptr<Clock>& clock,
+                                           const SlotFilter& usable = {});
+
 /// "postgres://[user@]host[:port]/db?table=snowfleet_slots&ttl=10": a row of a lease table
 /// in PostgreSQL (lease/postgres/).
 std::shared_ptr<NodeLease> claim_postgres(const std::string& spec, const Layout& layout,

@@ -19,6 +19,7 @@
 #include "base/internal.hpp"
 #include "base/quote.hpp"
 #include "curl_loader.hpp"
+#include "curl_transfer.hpp"
 #include "etcd_reply.hpp"
 
 namespace snowfleet {
@@ -28,34 +29,12 @@ namespace {
 
 using nlohmann::json;
 
-// Replies are small (the largest, a keys-only range over 65,536 slots, is a few MB): a
-// reply past this is refused rather than read into memory without end.
-constexpr size_t kMaxReply = size_t{16} << 20;
-
 // With several endpoints, an attempt gets 1/(kAttemptDivisor * endpoints) of the request's
 // time, at least kMinAttemptMs: with three members a sixth (keepalives at TTL 5: 277 ms;
 // a member that answers does so in a few ms on loopback, tens under load), so a request
 // whose members all hang asks each of them about twice.
 constexpr int64_t kAttemptDivisor = 2;
 constexpr int64_t kMinAttemptMs = 100;
-
-size_t collect(char* data, size_t size, size_t n, void* out) {
-  auto* body = static_cast<std::string*>(out);
-  if (body->size() + size * n > kMaxReply) return 0;  // libcurl stops: CURLE_WRITE_ERROR
-  body->append(data, size * n);
-  return size * n;
-}
-
-// The request's view of the cancellation generation: on_progress aborts the transfer
-// once the generation has moved (see Http's `cancel`).
-struct Cancel {
-  const std::atomic<uint64_t>* gen;
-  uint64_t at_start;
-};
-int on_progress(void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  const auto* c = static_cast<const Cancel*>(p);
-  return c->gen->load(std::memory_order_acquire) != c->at_start ? 1 : 0;
-}
 
 // etcd's gateway maps gRPC code 14 (Unavailable: "etcdserver: no leader", "not capable",
 // "request timed out", "leader changed", a member without quorum) to HTTP 503, and code 8
@@ -157,12 +136,12 @@ void set_request(CURL* h, const EtcdConfig& cfg, const std::string& url, const s
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error);
   error[0] = '\0';
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect_reply);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, share_ms);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, std::min(share_ms, 1000L));
   curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cancel_progress);
   curl_easy_setopt(h, CURLOPT_XFERINFODATA, cancel);
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from a library thread
   curl_easy_setopt(h, CURLOPT_PROXY, "");     // loopback etcd must not go via $http_proxy

@@ -1,0 +1,198 @@
+// Claiming a slot Lease (k8s_lease.hpp): one list finds the prefix's Leases; a slot never
+// created is taken by a create (a lost race: 409 AlreadyExists), an expired or released one
+// by a merge patch with the resourceVersion it was listed at (a lost race: 409 Conflict, or
+// 404 when deleted meanwhile). A lost race moves on to another slot: nothing is overwritten.
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/internal.hpp"
+#include "base/quote.hpp"
+#include "base/strict_int.hpp"
+#include "k8s_lease.hpp"
+
+namespace snowfleet {
+namespace detail {
+namespace kube {
+
+using nlohmann::json;
+
+void K8sLease::unavailable(const std::string& why) const {
+  throw Error(ErrorKind::kNodeIdUnavailable, cfg_.text + ": " + why);
+}
+
+// The refusal docs/lease-engines.md words for a missing RBAC permission.
+void K8sLease::forbidden(const std::string& verb, const Reply& r) const {
+  const Status s = parse_status(r.body);
+  std::string user = forbidden_user(s.message);
+  if (user.empty()) user = "(unknown)";
+  unavailable("user \"" + user + "\" may not " + verb +
+              " leases (coordination.k8s.io) in namespace \"" + namespace_ +
+              "\" (HTTP 403); grant the Role in docs/fleet.md");
+}
+
+std::string K8sLease::path(const std::string& name) const {
+  std::string p = "/apis/coordination.k8s.io/v1/namespaces/" + namespace_ + "/leases";
+  return name.empty() ? p : p + "/" + name;
+}
+
+// One claim-time request. A 403 is retried for one request timeout (an API server that
+// has just started answers 403 until its RBAC informer has synced), then refused; a 401
+// is refused at once; no answer is refused.
+Reply K8sLease::call(const std::string& verb, const std::string& method, const std::string& name,
+                     const json* body, int64_t* sent) {
+  std::string p = path(name);
+  if (verb == "list") p += "?labelSelector=snowfleet.dev%2Fprefix%3D" + cfg_.prefix;
+  const int64_t until = clock_->monotonic_ns() + int64_t{request_ms_} * 1'000'000;
+  for (;;) {
+    Reply r;
+    try {
+      r = http_.request(method, p, body, request_ms_, sent);
+    } catch (const Unreachable& e) {
+      unavailable(std::string("the API server did not answer (") + e.what() + ") (" +
+                  http_.target().source + ")");
+    }
+    if (r.status == 403 && clock_->monotonic_ns() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    if (r.status == 403) forbidden(verb, r);
+    if (r.status == 401)
+      unavailable("HTTP 401 Unauthorized: the API server refused the credentials of " +
+                  http_.target().source);
+    return r;
+  }
+}
+
+std::vector<LeaseView> K8sLease::list_slots() {
+  const Reply r = call("list", "GET", "", nullptr);
+  std::vector<LeaseView> out;
+  std::string why;
+  if (r.status != 200)
+    unavailable("listing the Leases answered HTTP " + std::to_string(r.status) + ": " +
+                parse_status(r.body).message);
+  if (!parse_lease_list(r.body, &out, &why)) unavailable("malformed Lease list: " + why);
+  return out;
+}
+
+// The slot a listed Lease's name stands for, -1 when it is not one of this prefix's slots
+// of `layout` (<prefix>-<N>, N written as slot_name writes it).
+int64_t K8sLease::slot_of(const std::string& name, const Layout& layout) const {
+  const std::string head = cfg_.prefix + "-";
+  int64_t n;
+  if (name.rfind(head, 0) != 0 || !parse_uint(name.substr(head.size()), &n)) return -1;
+  return n <= layout.max_node_id() && name == slot_name(n) ? n : -1;
+}
+
+// The slots to try, in order: Leases free now (released or expired) in random order, then
+// slots never created, lowest first (so the prefix's Leases stay few), at most kFresh of
+// them (each lost race costs one; a wide node field is not walked whole). `seen`: the listed
+// Lease of each candidate (name empty for one never created), by the same index.
+std::vector<int64_t> K8sLease::candidates(const Layout& layout, const SlotFilter& usable,
+                                          std::vector<LeaseView>* seen) {
+  constexpr size_t kFresh = 1024;
+  std::map<int64_t, LeaseView> by_slot;
+  for (const LeaseView& l : list_slots())
+    if (const int64_t n = slot_of(l.name, layout); n >= 0) by_slot[n] = l;
+  const int64_t now = wall_us(), margin = deadline_margin_ns(cfg_.ttl_s) / 1000;
+  std::vector<int64_t> free, fresh;
+  for (const auto& [n, l] : by_slot)
+    if ((!usable || usable(n)) && lease_free(l, now, margin)) free.push_back(n);
+  for (int64_t n = 0; n <= layout.max_node_id() && fresh.size() < kFresh; ++n)
+    if (!by_slot.count(n) && (!usable || usable(n))) fresh.push_back(n);
+  std::shuffle(free.begin(), free.end(), rng_);
+  for (const int64_t n : free) seen->push_back(by_slot[n]);
+  seen->resize(seen->size() + fresh.size());
+  free.insert(free.end(), fresh.begin(), fresh.end());
+  return free;
+}
+
+// Takes the Lease a claim request answered with: true when it is ours now.
+bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, const Layout& layout,
+                     std::string* skipped) {
+  LeaseView mine;
+  std::string why;
+  if (!parse_lease(r.body, &mine, &why)) unavailable("malformed Lease in a claim reply: " + why);
+  node_id_ = slot;
+  rv_ = mine.resource_version;
+  where_ = cfg_.text + " namespace " + namespace_ + " Lease " + mine.name;
+  claimed_mark_ms_ = mine.mark_ms;
+  mark_ms_.store(mine.mark_ms, std::memory_order_relaxed);
+  deadline_.store(saturating_add(sent, cfg_.ttl_s * 1'000'000'000 - deadline_margin_ns(cfg_.ttl_s)),
+                  std::memory_order_release);
+  if (mine.mark_ms <= layout.max_timestamp_ms()) return true;
+  // A mark past the window blocks the slot for good: give it back, try another.
+  *skipped = "slot " + std::to_string(slot) + " has the mark " + std::to_string(mine.mark_ms) +
+             ", past the last millisecond of layout " + layout.to_string();
+  const json back = release_patch(rv_, -1);
+  try {
+    http_.request("PATCH", path(mine.name), &back, request_ms_);
+  } catch (const Unreachable&) {
+  }
+  node_id_ = -1;
+  deadline_.store(INT64_MIN, std::memory_order_release);
+  return false;
+}
+
+// One claim request on `slot` (`seen`: its listed Lease, null when pinned and not read yet).
+bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layout,
+                        std::string* skipped) {
+  const std::string name = slot_name(slot);
+  LeaseView got;
+  if (!seen) {  // a pinned slot: read it
+    const Reply r = call("get", "GET", name, nullptr);
+    std::string why;
+    if (r.status == 200 && !parse_lease(r.body, &got, &why)) unavailable("malformed Lease: " + why);
+    if (r.status != 200 && r.status != 404)
+      unavailable("reading Lease " + name + " answered HTTP " + std::to_string(r.status) + ": " +
+                  parse_status(r.body).message);
+    if (r.status == 200 && !lease_free(got, wall_us(), deadline_margin_ns(cfg_.ttl_s) / 1000))
+      return false;
+    seen = &got;
+  }
+  int64_t sent = 0;
+  const bool create = seen->name.empty();
+  const json body = create ? create_body(name, cfg_.prefix, holder_, cfg_.ttl_s, wall_us())
+                           : takeover_patch(*seen, holder_, cfg_.ttl_s, wall_us());
+  const Reply r = create ? call("create", "POST", "", &body, &sent)
+                         : call("patch", "PATCH", name, &body, &sent);
+  if (r.status == 409 || r.status == 404) return false;  // another claimant was first
+  if (r.status != 200 && r.status != 201)
+    unavailable((create ? "creating" : "taking over") + std::string(" Lease ") + name +
+                " answered HTTP " + std::to_string(r.status) + ": " + parse_status(r.body).message);
+  return adopt(slot, r, sent, layout, skipped);
+}
+
+void K8sLease::claim(const Layout& layout, const SlotFilter& usable) {
+  std::string skipped;
+  std::vector<LeaseView> seen;
+  std::vector<int64_t> slots;
+  if (cfg_.node >= 0) {
+    if (try_slot(cfg_.node, nullptr, layout, &skipped)) {
+      thread_ = std::thread([this] { renew_loop(); });
+      return;
+    }
+  } else {
+    slots = candidates(layout, usable, &seen);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (!try_slot(slots[i], &seen[i], layout, &skipped)) continue;
+      thread_ = std::thread([this] { renew_loop(); });
+      return;
+    }
+  }
+  std::string msg = cfg_.node >= 0
+                        ? "Lease " + slot_name(cfg_.node) + " in namespace " + namespace_ +
+                              " is held by another process"
+                        : "no free node id among the Leases " + cfg_.prefix + "-N in namespace " +
+                              namespace_ + " (" + std::to_string(slots.size()) +
+                              " looked free when listed and were taken first)";
+  if (!skipped.empty()) msg += "; skipped: " + skipped;
+  unavailable(msg);
+}
+
+}  // namespace kube
+}  // namespace detail
+}  // namespace snowfleet

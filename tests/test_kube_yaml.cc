@@ -1,0 +1,193 @@
+// The k8s-lease:// source's kubeconfig reading: the strict YAML subset (what kubectl writes
+// is read; what it does not is refused naming file, line and what), and finding the target
+// (context, cluster, user; relative paths; $KUBECONFIG lists; in-cluster; refusals).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "lease/k8s/kube_config.hpp"
+#include "lease/k8s/kube_yaml.hpp"
+#include "snowfleet/snowfleet.hpp"
+#include "test_util.hpp"
+
+using nlohmann::json;
+using snowfleet::detail::kube::find_target;
+using snowfleet::detail::kube::parse_yaml;
+using snowfleet::detail::kube::Target;
+using snowfleet::detail::kube::YamlError;
+using snowfleet_test::error_of;
+using snowfleet_test::temp_dir;
+
+namespace {
+
+// The layout of `kubectl config view --raw`.
+const char* kKubectl = R"(apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority: ca.pem
+    server: https://127.0.0.1:6443
+  name: by-file
+- cluster:
+    insecure-skip-tls-verify: true
+    server: "https://10.0.0.1:443/"
+  name: insecure
+contexts:
+- context:
+    cluster: by-file
+    namespace: ids
+    user: token
+  name: token
+- context: {"cluster": "insecure", "user": "token"}
+  name: insecure
+current-context: token   # a comment
+kind: Config
+preferences: {}
+users:
+- name: token
+  user:
+    token: 'abc''def'
+)";
+
+std::string yaml_error(const std::string& text) {
+  try {
+    parse_yaml(text, "/k/config");
+  } catch (const YamlError& e) {
+    return e.what();
+  }
+  FAIL("expected a YamlError for " << text);
+  return "";
+}
+
+std::string write(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("kubeconfig YAML: kubectl's block layout, quotes, comments and JSON flow", "[k8s]") {
+  const json j = parse_yaml(kKubectl, "/k/config");
+  CHECK(j["current-context"] == "token");
+  CHECK(j["clusters"].size() == 2);
+  CHECK(j["clusters"][0]["cluster"]["server"] == "https://127.0.0.1:6443");
+  CHECK(j["clusters"][1]["cluster"]["insecure-skip-tls-verify"] == "true");
+  CHECK(j["clusters"][1]["cluster"]["server"] == "https://10.0.0.1:443/");
+  CHECK(j["contexts"][1]["context"]["cluster"] == "insecure");
+  CHECK(j["preferences"] == json::object());
+  CHECK(j["users"][0]["user"]["token"] == "abc'def");
+  CHECK(parse_yaml("# nothing\n\n", "f") == json::object());
+  CHECK(parse_yaml("a:\n  - x\n  - \"y\\n\"\nb: ~\n", "f") ==
+        json{{"a", {"x", "y\n"}}, {"b", nullptr}});
+  CHECK(parse_yaml("---\nk: v # c\n", "f") == json{{"k", "v"}});
+  CHECK(parse_yaml("k: a#b\n", "f") == json{{"k", "a#b"}});
+  CHECK(parse_yaml("- \"name\": x\n  'it''s': y\n- \"a: b\"\n", "f") ==
+        json::array({json{{"name", "x"}, {"it's", "y"}}, "a: b"}));
+}
+
+TEST_CASE("kubeconfig YAML: nested sequences at their key's indentation (minikube)", "[k8s]") {
+  const json j = parse_yaml(R"(clusters:
+- cluster:
+    extensions:
+    - extension:
+        last-update: Fri, 01 Dec 2023 10:00:00 UTC
+        provider: minikube.sigs.k8s.io
+      name: cluster_info
+    server: https://192.168.49.2:8443
+  name: minikube
+)",
+                            "f");
+  const json& c = j["clusters"][0]["cluster"];
+  CHECK(c["server"] == "https://192.168.49.2:8443");
+  CHECK(c["extensions"][0]["name"] == "cluster_info");
+  CHECK(c["extensions"][0]["extension"]["last-update"] == "Fri, 01 Dec 2023 10:00:00 UTC");
+  CHECK(j["clusters"][0]["name"] == "minikube");
+}
+
+TEST_CASE("kubeconfig YAML: anything else is refused naming the file, line and what", "[k8s]") {
+  CHECK(yaml_error("a: &x 1\n") ==
+        "/k/config line 1: an anchor or alias is not supported in "
+        "'a: &x 1'");
+  CHECK_THAT(yaml_error("a: 1\nb: *x\n"), Catch::Contains("line 2: an anchor or alias"));
+  CHECK_THAT(yaml_error("a: !!str 1\n"), Catch::Contains("a tag is not supported"));
+  CHECK_THAT(yaml_error("a: |\n  x\n"), Catch::Contains("a block scalar"));
+  CHECK_THAT(yaml_error("a: x\n  y\n"), Catch::Contains("line 2: unexpected indentation"));
+  CHECK_THAT(yaml_error("a: \"x\n"), Catch::Contains("without its closing quote"));
+  CHECK_THAT(yaml_error("a: 1\na: 2\n"), Catch::Contains("line 2: the key 'a' appears twice"));
+  CHECK_THAT(yaml_error("a: 1\n---\nb: 2\n"), Catch::Contains("line 2: a second document"));
+  CHECK_THAT(yaml_error("a:\n\t- x\n"), Catch::Contains("line 2: a tab in the indentation"));
+  CHECK_THAT(yaml_error("a: {b: c}\n"), Catch::Contains("not JSON on one line"));
+  CHECK_THAT(yaml_error("just text\n"), Catch::Contains("expected 'key: value'"));
+  CHECK_THAT(yaml_error("? a\n"), Catch::Contains("complex key"));
+  CHECK_THAT(yaml_error("a: b: c\n"), Catch::Contains("': ' inside a plain scalar"));
+  CHECK_THAT(yaml_error("a: \"\\q\"\n"), Catch::Contains("the escape \\q"));
+  CHECK_THAT(yaml_error("- a\nb: c\n"), Catch::Contains("line 2: "));
+}
+
+TEST_CASE("kubeconfig: context, cluster, user, relative paths and namespace", "[k8s]") {
+  const std::string dir = temp_dir();
+  const std::string cfg = write(dir, "config", kKubectl);
+  Target t = find_target({cfg, ""}, "", "", "", "");
+  CHECK(t.server == "https://127.0.0.1:6443");
+  CHECK(t.ca_file == dir + "/ca.pem");  // relative to the kubeconfig's directory
+  CHECK(t.token == "abc'def");
+  CHECK(t.namespace_ == "ids");
+  t = find_target({cfg, "insecure"}, "", "", "", "");
+  CHECK(t.server == "https://10.0.0.1:443");
+  CHECK(t.insecure);
+  CHECK(t.namespace_.empty());
+  CHECK_THAT(error_of([&] {
+               find_target({cfg, "nope"}, "", "", "", "");
+             }).what(),
+             Catch::Contains("has no context 'nope'"));
+}
+
+TEST_CASE("kubeconfig: KUBECONFIG lists, the first file to set a name wins", "[k8s]") {
+  const std::string dir = temp_dir();
+  const std::string a = write(dir, "a",
+                              "current-context: one\nusers:\n- name: u\n  user:\n"
+                              "    tokenFile: tok\n");
+  const std::string b =
+      write(dir + "/", "b",
+            "current-context: two\ncontexts:\n- name: one\n  context:\n"
+            "    cluster: c\n    user: u\nclusters:\n- name: c\n  cluster:\n"
+            "    server: https://h:1\nusers:\n- name: u\n  user:\n    token: t\n");
+  const Target t = find_target({"", ""}, dir + "/missing:" + a + ":" + b, "", "", "");
+  CHECK(t.server == "https://h:1");
+  CHECK(t.token_file == dir + "/tok");  // a's user, a's directory
+  CHECK(t.token.empty());
+}
+
+TEST_CASE("kubeconfig: unsupported users and missing credentials are refused by name", "[k8s]") {
+  const std::string dir = temp_dir();
+  const std::string exec = write(dir, "exec",
+                                 "current-context: x\ncontexts:\n- name: x\n  context:\n"
+                                 "    cluster: c\n    user: u\nclusters:\n- name: c\n  cluster:\n"
+                                 "    server: https://h:1\nusers:\n- name: u\n  user:\n"
+                                 "    exec:\n      command: aws\n");
+  CHECK_THAT(error_of([&] {
+               find_target({exec, ""}, "", "", "", "");
+             }).what(),
+             Catch::Contains("the user field 'exec' is not supported"));
+  const snowfleet::Error none = error_of([&] { find_target({"", ""}, "", "", "", dir); });
+  CHECK(none.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(none.what(), Catch::Contains("no Kubernetes credentials"));
+  const std::string broken = write(dir, "broken", "a: &x\n");
+  CHECK_THAT(error_of([&] {
+               find_target({broken, ""}, "", "", "", "");
+             }).what(),
+             Catch::Contains(broken + " line 1: an anchor"));
+}
+
+TEST_CASE("kubeconfig: in-cluster from the service account directory", "[k8s]") {
+  const std::string sa = temp_dir();
+  write(sa, "token", "tok\n");
+  write(sa, "namespace", "ids");
+  const Target t = find_target({"", ""}, "", "10.0.0.1", "443", "", sa);
+  CHECK(t.server == "https://10.0.0.1:443");
+  CHECK(t.token_file == sa + "/token");
+  CHECK(t.ca_file == sa + "/ca.crt");
+  CHECK(t.namespace_ == "ids");
+  CHECK(find_target({"", ""}, "", "fd00::1", "443", "", sa).server == "https://[fd00::1]:443");
+}
