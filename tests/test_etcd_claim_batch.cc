@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 #include <vector>
@@ -255,4 +256,131 @@ TEST_CASE("claims of two layouts on one lease never share a batch", "[etcd-claim
   for (const ClaimRequest& r : reqs) CHECK(r.state == ClaimRequest::kDone);
   CHECK_FALSE(sender.mixed);
   CHECK(queue.waiting.empty());
+}
+
+namespace {
+
+// A sender in front of a store that applies each claim's compare (create the key when
+// absent) as etcd does, then answers. The second batch is applied, then waits for `release`:
+// when its sender's claim was cancelled meanwhile (its generator closed), the answer is lost
+// to every claim in it, as a curl transfer aborted by close() loses it.
+class Store final : public BatchSender {
+ public:
+  std::map<int64_t, std::string> created;  // slot -> value; under the claim mutex or in send
+  std::atomic<int> requests{0};
+  std::atomic<const std::atomic<uint64_t>*> sender_cancel{nullptr};
+  std::atomic<bool> release{false};
+
+  int64_t pick(ClaimRequest& r) override {
+    r.held_count = 0;
+    while (claiming_.count(next_)) ++next_;
+    claiming_.insert(next_);
+    return next_++;
+  }
+  void unpick(const std::vector<ClaimRequest*>& batch) override {
+    for (const ClaimRequest* r : batch) claiming_.erase(r->slot);
+  }
+  json txn(const std::vector<ClaimRequest*>& batch) override {
+    json t = json::array();
+    for (ClaimRequest* r : batch) {
+      if (r->value.empty()) r->value = "v" + std::to_string(++values_);
+      t.push_back({{"slot", r->slot}, {"value", r->value}});
+    }
+    return {{"claims", t},
+            {"cancel", reinterpret_cast<uintptr_t>(batch[0]->cancel)},
+            {"gen", batch[0]->gen}};
+  }
+  json send(const json& txn, int64_t* sent) override {
+    const int n = ++requests;
+    *sent = 1;
+    const auto* cancel =
+        reinterpret_cast<const std::atomic<uint64_t>*>(txn["cancel"].get<uintptr_t>());
+    json responses = json::array();
+    for (const json& c : txn["claims"]) {
+      const int64_t slot = c["slot"].get<int64_t>();
+      const json mark = {{"response_range", {{"count", "0"}}}};
+      if (!created.count(slot)) {
+        created[slot] = c["value"].get<std::string>();
+        responses.push_back(
+            {{"response_txn",
+              {{"succeeded", true},
+               {"responses", json::array({{{"response_put", json::object()}}, mark})}}}});
+      } else {
+        const json key = {{"response_range",
+                           {{"kvs", json::array({{{"key", b64("p/slots/x")},
+                                                  {"value", b64(created[slot])},
+                                                  {"create_revision", "3"}}})}}}};
+        responses.push_back({{"response_txn", {{"responses", json::array({key, mark})}}}});
+      }
+    }
+    if (n == 1) std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the rest queue
+    if (n == 2) {
+      sender_cancel = cancel;
+      while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (cancel->load() != txn["gen"].get<uint64_t>())
+      throw Unreachable("request cancelled (closing)");
+    responses.push_back({{"response_range", {{"count", "0"}}}});  // genesis
+    responses.push_back({{"response_range", {{"count", "0"}}}});  // slots created since
+    return {{"header", {{"revision", "7"}}}, {"succeeded", true}, {"responses", responses}};
+  }
+  void settle(const json& reply, const std::vector<ClaimRequest*>& batch) override {
+    for (size_t i = 0; i < batch.size(); ++i) batch[i]->reply = entry_reply(reply, i, batch.size());
+  }
+
+ private:
+  int64_t next_ = 0;
+  int values_ = 0;
+  std::set<int64_t> claiming_;
+};
+
+}  // namespace
+
+TEST_CASE("a batch its sender abandons leaves no slot of the others taken and unknown",
+          "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Store store;
+  const std::set<int64_t> none;
+  constexpr int kClaims = 5;
+  std::vector<ClaimRequest> reqs(kClaims);
+  std::vector<std::atomic<uint64_t>> cancels(kClaims);
+  std::vector<std::thread> threads;
+  // The first claim goes alone; the others queue behind it and share the second batch.
+  for (int i = 0; i < kClaims; ++i) {
+    reqs[i].skipped = &none;
+    reqs[i].cancel = &cancels[i];
+    threads.emplace_back([&, i] {
+      std::unique_lock<std::mutex> lock(mu);
+      try {
+        claim_in_batch(lock, queue, reqs[i], store);
+      } catch (const Unreachable&) {
+      }
+    });
+    if (i == 0)
+      while (store.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  while (!store.sender_cancel.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int sender = -1;
+  for (int i = 0; i < kClaims; ++i)
+    if (&cancels[i] == store.sender_cancel.load()) sender = i;
+  REQUIRE(sender > 0);
+  cancels[sender].fetch_add(1);  // the sender's generator closes mid-request
+  queue.cv.notify_all();         // what ProcessLease::wake_turns does
+  store.release = true;
+  for (std::thread& t : threads) t.join();
+  CHECK(store.requests.load() == 3);
+  // Every slot the store created holds the value of a claim answered with that slot (won,
+  // or lost to its own earlier try: the walk reads that as won), or of the cancelled sender
+  // (a closing generator's own slot, as a lone claim's was): none was created for a live
+  // claim and then forgotten (held by the process lease, used by no one, until it ends).
+  for (const auto& [slot, value] : store.created) {
+    bool owned = false;
+    for (int i = 0; i < kClaims; ++i) {
+      const ClaimRequest& r = reqs[i];
+      if (r.value != value) continue;
+      owned = i == sender || (r.state == ClaimRequest::kDone && !r.error && r.slot == slot);
+    }
+    CHECK(owned);
+  }
 }

@@ -98,7 +98,7 @@ bool unanswered(const std::exception_ptr& error, std::string* why) {
 // closed), the others go back to the queue instead: nothing failed for them. When the
 // request got no answer, the claims queued behind it fail too (as RequestTurn's do).
 void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& picked,
-          const std::exception_ptr& error) {
+          const std::exception_ptr& error, BatchSender& sender) {
   if (cancelled(mine)) {
     for (ClaimRequest* r : picked) {
       if (r == &mine) continue;
@@ -113,7 +113,11 @@ void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& p
   if (!unanswered(error, &why)) return;
   const auto ahead =
       std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
-  for (ClaimRequest* r : q.waiting) finish(r, ahead);
+  for (ClaimRequest* r : q.waiting) {
+    if (r->repeat) sender.unpick({r});
+    r->repeat = false;
+    finish(r, ahead);
+  }
   q.waiting.clear();
 }
 
@@ -124,6 +128,12 @@ std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
   std::vector<ClaimRequest*> picked;
   try {
     for (ClaimRequest* r : batch) {
+      if (r->repeat) {  // its slot is still being claimed (see ClaimRequest::repeat)
+        r->repeat = false;
+        picked.push_back(r);
+        continue;
+      }
+      r->value.clear();
       r->slot = sender.pick(*r);
       if (r->slot < 0)
         finish(r, nullptr);
@@ -135,7 +145,7 @@ std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
     std::vector<ClaimRequest*> open;
     for (ClaimRequest* r : batch)
       if (r->state != ClaimRequest::kDone) open.push_back(r);
-    fail(q, mine, open, std::current_exception());
+    fail(q, mine, open, std::current_exception(), sender);
     return {};
   }
   return picked;
@@ -154,6 +164,20 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
     error = std::current_exception();
   }
   lock.lock();
+  if (error && cancelled(mine)) {
+    // Its sender closed mid-request: etcd may have applied the batch. The others go back
+    // to the queue with their slots and values, to try the same again (ClaimRequest::repeat).
+    sender.unpick({&mine});
+    for (auto it = picked.rbegin(); it != picked.rend(); ++it) {
+      ClaimRequest* r = *it;
+      if (r == &mine) continue;
+      r->repeat = true;
+      r->state = ClaimRequest::kQueued;
+      q.waiting.push_front(r);
+    }
+    finish(&mine, error);
+    return;
+  }
   sender.unpick(picked);
   if (!error) {
     try {
@@ -163,7 +187,7 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
     }
   }
   if (error) {
-    fail(q, mine, picked, error);
+    fail(q, mine, picked, error, sender);
     return;
   }
   for (ClaimRequest* r : picked) {
@@ -197,6 +221,8 @@ void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, Claim
     if (cancelled(mine)) {
       queue.waiting.erase(std::remove(queue.waiting.begin(), queue.waiting.end(), &mine),
                           queue.waiting.end());
+      if (mine.repeat) sender.unpick({&mine});  // its slot, perhaps taken: closing with it
+      mine.repeat = false;
       throw Unreachable("request cancelled (closing)");
     }
     lead(lock, queue, mine, sender);
