@@ -3,6 +3,8 @@
 // the queue (who sends, who waits, who gives up) against a scripted sender.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -63,7 +65,10 @@ class Scripted final : public BatchSender {
     return next_ < slots ? next_++ : -1;
   }
   void unpick(const std::vector<ClaimRequest*>&) override {}
+  std::atomic<const ClaimRequest*> leader{nullptr};  // the last batch's sender
+
   json txn(const std::vector<ClaimRequest*>& batch) override {
+    leader = batch[0];
     largest = std::max(largest, batch.size());
     for (const ClaimRequest* r : batch) mixed = mixed || r->slots != batch[0]->slots;
     return {{"n", batch.size()}};
@@ -383,4 +388,109 @@ TEST_CASE("a batch its sender abandons leaves no slot of the others taken and un
     }
     CHECK(owned);
   }
+}
+
+TEST_CASE("a claimant whose thread is cancelled leaves the queue it waited in", "[etcd-claim]") {
+  // pthread_cancel unwinds out of the condition variable's wait (a cancellation point): the
+  // claim on that thread's stack must not stay queued, nor in a batch, once it is gone.
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.delay = std::chrono::milliseconds(300);
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  ClaimRequest first;
+  first.skipped = &none;
+  first.cancel = &cancel;
+  std::thread sending([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    claim_in_batch(lock, queue, first, sender);
+  });
+  while (sender.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<bool> queued{false};
+  std::thread waiting([&] {
+    ClaimRequest mine;
+    mine.skipped = &none;
+    mine.cancel = &cancel;
+    std::unique_lock<std::mutex> lock(mu);
+    queued = true;
+    claim_in_batch(lock, queue, mine, sender);
+  });
+  while (!queued.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pthread_cancel(waiting.native_handle());
+  waiting.join();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    CHECK(queue.waiting.empty());
+  }
+  sending.join();
+  CHECK(first.slot == 0);
+  CHECK(sender.requests.load() == 1);
+}
+
+TEST_CASE("a batch whose sender's thread is cancelled mid-request goes out again", "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.delay = std::chrono::milliseconds(300);
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  ClaimRequest lone, second;
+  lone.skipped = second.skipped = &none;
+  lone.cancel = second.cancel = &cancel;
+  std::thread sending([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    claim_in_batch(lock, queue, lone, sender);
+  });
+  while (sender.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread other([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    claim_in_batch(lock, queue, second, sender);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pthread_cancel(sending.native_handle());  // in its request: the claim queued behind goes on
+  sending.join();
+  other.join();
+  CHECK(second.state == ClaimRequest::kDone);
+  CHECK(read_claim_reply(second.reply).succeeded);
+  std::lock_guard<std::mutex> lock(mu);
+  CHECK(queue.waiting.empty());
+  CHECK_FALSE(queue.sending);
+}
+
+TEST_CASE("a claimant whose thread is cancelled in a batch in flight waits for its answer",
+          "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  sender.delay = std::chrono::milliseconds(300);
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  std::vector<ClaimRequest> reqs(3);
+  for (ClaimRequest& r : reqs) {
+    r.skipped = &none;
+    r.cancel = &cancel;
+  }
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    threads.emplace_back([&, i] {
+      std::unique_lock<std::mutex> lock(mu);
+      claim_in_batch(lock, queue, reqs[i], sender);
+    });
+    if (i == 0)  // the others queue behind the first and share the second batch
+      while (sender.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  while (sender.requests.load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const size_t waiter = sender.leader.load() == &reqs[1] ? 2 : 1;
+  pthread_cancel(threads[waiter].native_handle());
+  threads[waiter].join();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    CHECK(reqs[waiter].state == ClaimRequest::kDone);  // its batch answered it before it left
+    CHECK_FALSE(queue.sending);
+  }
+  threads[0].join();
+  threads[3 - waiter].join();
+  CHECK(sender.requests.load() == 2);
 }
