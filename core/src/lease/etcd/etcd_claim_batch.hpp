@@ -111,7 +111,9 @@ class BatchSender {
 /// Queues `mine` and returns once it is answered (state kDone: slot -1, or `reply` set),
 /// sending a batch itself when none is in flight (with `sender`, of the calling walk).
 /// Throws what its batch's request threw, and Unreachable when `mine` is cancelled while
-/// queued, or a batch ahead of it got no answer. `lock` holds the claim mutex.
+/// queued, or a batch ahead of it got no answer. `lock` holds the claim mutex. A thread
+/// cancelled (pthread_cancel) in it leaves the queue, or waits for the answer of the batch
+/// in flight that holds its claim; a sender's batch goes back to the queue.
 void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, ClaimRequest& mine,
                     BatchSender& sender);
 
