@@ -196,7 +196,7 @@ class ClaimWalk final : private BatchSender {
   json txn(const std::vector<ClaimRequest*>& batch) override {
     std::vector<ClaimEntry> entries;
     for (ClaimRequest* r : batch) {
-      r->value = holder_ + " claim " + std::to_string(rng_());
+      if (r->value.empty()) r->value = holder_ + " claim " + std::to_string(rng_());
       entries.push_back({slots_dir_ + slot_text(r->slot),
                          cfg_.prefix + "/marks/" + slot_text(r->slot), r->value});
     }

@@ -98,7 +98,7 @@ bool unanswered(const std::exception_ptr& error, std::string* why) {
 // closed), the others go back to the queue instead: nothing failed for them. When the
 // request got no answer, the claims queued behind it fail too (as RequestTurn's do).
 void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& picked,
-          const std::exception_ptr& error) {
+          const std::exception_ptr& error, BatchSender& sender) {
   if (cancelled(mine)) {
     for (ClaimRequest* r : picked) {
       if (r == &mine) continue;
@@ -113,8 +113,28 @@ void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& p
   if (!unanswered(error, &why)) return;
   const auto ahead =
       std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
-  for (ClaimRequest* r : q.waiting) finish(r, ahead);
+  for (ClaimRequest* r : q.waiting) {
+    if (r->repeat) sender.unpick({r});
+    r->repeat = false;
+    finish(r, ahead);
+  }
   q.waiting.clear();
+}
+
+// `mine`, the sender, gives up on the batch `picked` it sent (its generator closed, or its
+// thread was cancelled, mid-request): etcd may have applied it. The others go back to the
+// queue with their slots and values, to try the same again (ClaimRequest::repeat).
+void requeue(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& picked,
+             BatchSender& sender, const std::exception_ptr& error) {
+  sender.unpick({&mine});
+  for (auto it = picked.rbegin(); it != picked.rend(); ++it) {
+    ClaimRequest* r = *it;
+    if (r == &mine) continue;
+    r->repeat = true;
+    r->state = ClaimRequest::kQueued;
+    q.waiting.push_front(r);
+  }
+  finish(&mine, error);
 }
 
 // A slot for each claim of `batch`; those without one are answered (slot -1). When a pick
@@ -124,19 +144,38 @@ std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
   std::vector<ClaimRequest*> picked;
   try {
     for (ClaimRequest* r : batch) {
+      if (r->repeat) {  // its slot is still being claimed (see ClaimRequest::repeat)
+        r->repeat = false;
+        picked.push_back(r);
+        continue;
+      }
+      r->value.clear();
       r->slot = sender.pick(*r);
       if (r->slot < 0)
         finish(r, nullptr);
       else
         picked.push_back(r);
     }
-  } catch (...) {
+  } catch (const std::exception&) {
     sender.unpick(picked);
     std::vector<ClaimRequest*> open;
     for (ClaimRequest* r : batch)
       if (r->state != ClaimRequest::kDone) open.push_back(r);
-    fail(q, mine, open, std::current_exception());
+    fail(q, mine, open, std::current_exception(), sender);
     return {};
+  } catch (...) {
+    // Not an error of the request: a forced unwind (pthread_cancel in the read of the held
+    // slots) must go on. The claims not answered go back to the queue, `mine` leaves.
+    sender.unpick(picked);
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+      ClaimRequest* r = *it;
+      if (r == &mine || r->state == ClaimRequest::kDone) continue;
+      r->repeat = false;
+      r->state = ClaimRequest::kQueued;
+      q.waiting.push_front(r);
+    }
+    finish(&mine, nullptr);
+    throw;
   }
   return picked;
 }
@@ -150,10 +189,20 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
   int64_t sent = 0;
   try {
     reply = sender.send(txn, &sent);
-  } catch (...) {
+  } catch (const std::exception&) {
     error = std::current_exception();
+  } catch (...) {
+    // A forced unwind (pthread_cancel: curl's poll is a cancellation point) must go on: a
+    // handler that swallows it aborts the process. The batch goes back as on a close().
+    lock.lock();
+    requeue(q, mine, picked, sender, nullptr);
+    throw;
   }
   lock.lock();
+  if (error && cancelled(mine)) {  // its sender closed mid-request
+    requeue(q, mine, picked, sender, error);
+    return;
+  }
   sender.unpick(picked);
   if (!error) {
     try {
@@ -163,7 +212,7 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
     }
   }
   if (error) {
-    fail(q, mine, picked, error);
+    fail(q, mine, picked, error, sender);
     return;
   }
   for (ClaimRequest* r : picked) {
@@ -175,8 +224,14 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
 void lead(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest& mine,
           BatchSender& sender) {
   q.sending = true;
-  const std::vector<ClaimRequest*> picked = pick_all(q, mine, take(q, mine), sender);
-  if (!picked.empty()) send_batch(lock, q, mine, picked, sender);
+  try {
+    const std::vector<ClaimRequest*> picked = pick_all(q, mine, take(q, mine), sender);
+    if (!picked.empty()) send_batch(lock, q, mine, picked, sender);
+  } catch (...) {  // the sender's thread is cancelled (the lock is held again)
+    q.sending = false;
+    q.cv.notify_all();
+    throw;
+  }
   q.sending = false;
   q.cv.notify_all();
 }
@@ -189,14 +244,30 @@ void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, Claim
   for (;;) {
     // In flight (kSent), a claim waits for its batch's answer: the request has a timeout,
     // and a slot it won must be known to be ours to be given back.
-    queue.cv.wait(lock, [&] {
-      return mine.state == ClaimRequest::kDone ||
-             (mine.state == ClaimRequest::kQueued && (!queue.sending || cancelled(mine)));
-    });
+    try {
+      queue.cv.wait(lock, [&] {
+        return mine.state == ClaimRequest::kDone ||
+               (mine.state == ClaimRequest::kQueued && (!queue.sending || cancelled(mine)));
+      });
+    } catch (...) {
+      // The thread is cancelled (pthread_cancel: the wait is a cancellation point, and a
+      // forced unwind passes through it with the lock held again). `mine` lives on its
+      // stack: out of the queue, or, in a batch in flight, answered first (the sender
+      // writes to it; the request has a timeout).
+      if (mine.state == ClaimRequest::kQueued) {
+        queue.waiting.erase(std::remove(queue.waiting.begin(), queue.waiting.end(), &mine),
+                            queue.waiting.end());
+        if (mine.repeat) sender.unpick({&mine});
+      }
+      while (mine.state == ClaimRequest::kSent) queue.cv.wait(lock);
+      throw;
+    }
     if (mine.state == ClaimRequest::kDone) break;
     if (cancelled(mine)) {
       queue.waiting.erase(std::remove(queue.waiting.begin(), queue.waiting.end(), &mine),
                           queue.waiting.end());
+      if (mine.repeat) sender.unpick({&mine});  // its slot, perhaps taken: closing with it
+      mine.repeat = false;
       throw Unreachable("request cancelled (closing)");
     }
     lead(lock, queue, mine, sender);

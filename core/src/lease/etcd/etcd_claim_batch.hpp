@@ -69,8 +69,13 @@ struct ClaimRequest {
   int64_t slot = -1;      ///< the slot tried; -1 when done: no free slot
   size_t held_count = 0;  ///< slots taken when it was picked (for the refusal)
   std::string value;      ///< the attempt's unique value
-  nlohmann::json reply;   ///< its answer, in a single claim's shape (entry_reply())
-  int64_t sent = 0;       ///< Clock::monotonic_ns when the batch went out
+  /// Requeued with its slot (still being claimed) and value: the batch it was in went out but
+  /// its sender closed before the answer, so etcd may have applied it. Trying the same slot
+  /// with the same value again tells (a key holding the value is ours); a new pick would
+  /// leave the slot held by the process lease, used by no one, until the lease ends.
+  bool repeat = false;
+  nlohmann::json reply;  ///< its answer, in a single claim's shape (entry_reply())
+  int64_t sent = 0;      ///< Clock::monotonic_ns when the batch went out
   std::exception_ptr error;
 };
 
@@ -90,7 +95,8 @@ class BatchSender {
   virtual int64_t pick(ClaimRequest& r) = 0;
   /// Under the claim mutex: the slots of `batch` are no longer being claimed.
   virtual void unpick(const std::vector<ClaimRequest*>& batch) = 0;
-  /// Under the claim mutex: the transaction for `batch` (values set here).
+  /// Under the claim mutex: the transaction for `batch` (values set here, for the claims
+  /// whose `value` is empty; a claim tried again keeps its own).
   virtual nlohmann::json txn(const std::vector<ClaimRequest*>& batch) = 0;
   /// Without the mutex: sends it; `*sent` as ProcessLease::send's turn_at.
   virtual nlohmann::json send(const nlohmann::json& txn, int64_t* sent) = 0;
@@ -105,7 +111,9 @@ class BatchSender {
 /// Queues `mine` and returns once it is answered (state kDone: slot -1, or `reply` set),
 /// sending a batch itself when none is in flight (with `sender`, of the calling walk).
 /// Throws what its batch's request threw, and Unreachable when `mine` is cancelled while
-/// queued, or a batch ahead of it got no answer. `lock` holds the claim mutex.
+/// queued, or a batch ahead of it got no answer. `lock` holds the claim mutex. A thread
+/// cancelled (pthread_cancel) in it leaves the queue, or waits for the answer of the batch
+/// in flight that holds its claim; a sender's batch goes back to the queue.
 void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, ClaimRequest& mine,
                     BatchSender& sender);
 
