@@ -160,6 +160,39 @@ TEST_CASE("claims made at once go out in a few shared requests, each answered", 
   CHECK_FALSE(queue.sending);
 }
 
+TEST_CASE("claims limited to one a batch each go out alone and are all answered", "[etcd-claim]") {
+  // An etcd user's claims: older etcd releases skip permission checks inside a nested
+  // transaction, so a user's claim is always a single claim's transaction.
+  std::mutex mu;
+  ClaimQueue queue;
+  Scripted sender;
+  const snowfleet::detail::SlotFilter any;
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  constexpr int kClaims = 12;
+  std::vector<ClaimRequest> reqs(kClaims);
+  std::vector<std::thread> threads;
+  for (ClaimRequest& r : reqs) {
+    r.usable = &any;
+    r.skipped = &none;
+    r.cancel = &cancel;
+    r.max_batch = 1;
+    threads.emplace_back([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      claim_in_batch(lock, queue, r, sender);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::set<int64_t> slots;
+  for (const ClaimRequest& r : reqs) {
+    CHECK(read_claim_reply(r.reply).succeeded);
+    slots.insert(r.slot);
+  }
+  CHECK(slots.size() == kClaims);
+  CHECK(sender.largest == 1);
+  CHECK(sender.requests.load() == kClaims);
+}
+
 TEST_CASE("a claim with no free slot is answered without a request", "[etcd-claim]") {
   std::mutex mu;
   ClaimQueue queue;

@@ -150,6 +150,7 @@ class ClaimWalk final : private BatchSender {
     req.skipped = &skipped_;
     req.cancel = link_.cancel;
     req.gen = link_.cancel->load(std::memory_order_acquire);
+    if (!cfg_.user.empty() || !cfg_.cert.empty()) req.max_batch = 1;
     {
       std::unique_lock<std::mutex> lock(mu_);
       claim_in_batch(lock, *queue_, req, *this);

@@ -66,14 +66,14 @@ void finish(ClaimRequest* r, std::exception_ptr error) {
   r->state = ClaimRequest::kDone;
 }
 
-// `mine` first, then the oldest waiting of the same slot count, up to kClaimsPerTxn, taken
+// `mine` first, then the oldest waiting of the same slot count, up to mine.max_batch, taken
 // off the queue.
 std::vector<ClaimRequest*> take(ClaimQueue& q, ClaimRequest& mine) {
   std::vector<ClaimRequest*> batch{&mine};
   std::deque<ClaimRequest*> rest;
   for (ClaimRequest* r : q.waiting) {
     if (r == &mine) continue;
-    if (batch.size() < kClaimsPerTxn && r->slots == mine.slots)
+    if (batch.size() < std::min(mine.max_batch, kClaimsPerTxn) && r->slots == mine.slots)
       batch.push_back(r);
     else
       rest.push_back(r);

@@ -64,6 +64,11 @@ struct ClaimRequest {
   const std::set<int64_t>* skipped = nullptr;  ///< given back by its walk (unreadable marks)
   const std::atomic<uint64_t>* cancel = nullptr;
   uint64_t gen = 0;  ///< *cancel when it queued: moved means close() gives up on it
+  /// The most claims its batch may hold: 1 (a single claim's transaction) for a user with
+  /// credentials, since etcd before 3.4.24 / 3.5.8 does not check permissions on the
+  /// operations of a nested transaction (GHSA-rfx7-8w68-q57q): a user allowed only to read
+  /// the prefix could claim slots in a batch that its own single claim is refused.
+  size_t max_batch = kClaimsPerTxn;
   enum State { kQueued, kSent, kDone };
   State state = kQueued;  ///< under the claim mutex
   int64_t slot = -1;      ///< the slot tried; -1 when done: no free slot
