@@ -5,8 +5,9 @@ claimants racing for the same slots; every credential a holder may be given (tok
 client-certificate kubeconfigs, relative paths, a context chosen by name, in-cluster); a
 missing RBAC permission refused with the documented error; the mark surviving an API server
 restart; and faults: a holder SIGSTOPped past its TTL, the API server restarted, the Lease
-deleted under a live holder. Every worker writes a history; tests/fleet/history_check.py
-checks them all: zero duplicates, zero ids past a deadline, zero overlapping holders.
+deleted under a live holder (also re-created at once by a newcomer: fenced). Every worker
+writes a history; tests/fleet/history_check.py checks them all: zero duplicates, zero ids
+past a deadline, zero overlapping holders.
 
     KUBE_APISERVER=... ETCD_BIN=... FLEET_WORKER=out/fleet/tests/fleet_worker \
       SNOWFLEET_CLI=out/fleet/core/snowfleet python3 tests/fleet/k8s_lease_test.py
@@ -272,6 +273,32 @@ class K8sLeases(unittest.TestCase):
         self.assertEqual(b.node(), node, b.snapshot()[:3])
         time.sleep(1.0)
         self.check()
+
+    def test_the_lease_deleted_under_a_holder_and_recreated_at_once_is_fenced(self):
+        # The newcomer re-creates the deleted slot (201) before the holder's next renewal
+        # (up to TTL/3 later) finds it gone: the holder still mints until then. The prefix's
+        # genesis Lease lists the slot as created before, so the newcomer's first id comes
+        # after the holder's deadline must be past (now + TTL + margin).
+        a = self.worker()
+        node = a.node()
+        self.assertIsNotNone(node)
+        time.sleep(0.2)  # just after the claim: the next renewal is ~1.4 s away
+        t_ms = int(time.time() * 1000)
+        self.kube.delete_lease(f"{self.prefix}-{node}")
+        b = self.worker(f"&node={node}")
+        self.assertEqual(b.node(), node, b.snapshot()[:3])
+        time.sleep(TTL + 3.0)  # past the fence: the newcomer mints
+        self.assertTrue(any("LEASE_LOST" in e for e in a.errors()), a.snapshot()[-3:])
+        self.check()
+        self.assertTrue(b.ids(), b.snapshot()[-3:])
+        first_ms = min(decode(i)["ms"] for i in b.ids())
+        self.assertGreater(first_ms, t_ms + TTL * 1000, "the newcomer minted inside the fence")
+        # A fresh prefix is not fenced: its first id comes at once.
+        self.prefix += "-fresh"
+        t_ms = int(time.time() * 1000)
+        p, ids = self.cli(self.source())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertLess(decode(ids[0])["ms"], t_ms + 3000)
 
 
 if __name__ == "__main__":

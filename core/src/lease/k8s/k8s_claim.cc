@@ -2,11 +2,17 @@
 // created is taken by a create (a lost race: 409 AlreadyExists), an expired or released one
 // by a merge patch with the resourceVersion it was listed at (a lost race: 409 Conflict, or
 // 404 when deleted meanwhile). A lost race moves on to another slot: nothing is overwritten.
+// Before either, the claim raises the prefix's genesis Lease (<prefix>-genesis, unlabelled;
+// its annotations count the slots ever created and keep the largest TTL) with a
+// resourceVersion precondition. A slot created below that count was deleted, maybe under a
+// live holder that learns it only at its next renewal (up to TTL/3 later): its first id
+// comes after a fence, now + the largest TTL + margin.
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/internal.hpp"
@@ -110,22 +116,142 @@ std::vector<int64_t> K8sLease::candidates(const Layout& layout, const SlotFilter
   return free;
 }
 
+namespace {
+
+constexpr const char* kCreated = "snowfleet.dev/slots-created";
+constexpr const char* kMaxTtl = "snowfleet.dev/max-ttl-s";
+using Ranges = std::vector<std::pair<int64_t, int64_t>>;
+
+// The genesis Lease's annotation `key`; false when it is absent or not a string.
+bool annotation(const json& lease, const char* key, std::string* out) {
+  if (!lease.is_object() || !lease.contains("metadata")) return false;
+  const json& m = lease["metadata"];
+  if (!m.is_object() || !m.contains("annotations") || !m["annotations"].is_object()) return false;
+  const json& a = m["annotations"];
+  if (!a.contains(key) || !a[key].is_string()) return false;
+  *out = a[key].get<std::string>();
+  return true;
+}
+
+// "0-3,7,9-12": ascending, disjoint, not adjacent; "" is none. False when malformed.
+bool parse_ranges(const std::string& text, Ranges* out) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    const size_t dash = item.find('-');
+    int64_t lo, hi;
+    if (!parse_uint(item.substr(0, dash), &lo)) return false;
+    hi = lo;
+    if (dash != std::string::npos && !parse_uint(item.substr(dash + 1), &hi)) return false;
+    if (hi < lo || (!out->empty() && lo <= out->back().second + 1)) return false;
+    out->emplace_back(lo, hi);
+    at = comma + 1;
+  }
+  return text.empty() || text.back() != ',';
+}
+
+bool has_slot(const Ranges& r, int64_t n) {
+  for (const auto& [lo, hi] : r)
+    if (lo <= n && n <= hi) return true;
+  return false;
+}
+
+// `r` with `n` added, as parse_ranges reads it.
+std::string with_slot(Ranges r, int64_t n) {
+  if (n >= 0 && !has_slot(r, n)) r.emplace_back(n, n);
+  std::sort(r.begin(), r.end());
+  std::string out;
+  for (size_t i = 0; i < r.size();) {
+    const int64_t lo = r[i].first;
+    int64_t hi = r[i].second;
+    for (++i; i < r.size() && r[i].first <= hi + 1; ++i) hi = std::max(hi, r[i].second);
+    out += (out.empty() ? "" : ",") + std::to_string(lo);
+    if (hi != lo) out += "-" + std::to_string(hi);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Reads the genesis Lease into *g and returns true when it already covers `slot` (-1: none)
+// and this claim's TTL; else writes them in (a PATCH carrying the resourceVersion read, or
+// the POST of a prefix's first genesis) and returns false when that write won, *g as read
+// before it. A lost race (409; 404) reads again.
+bool K8sLease::genesis_round(const std::string& name, int64_t slot, Genesis* g, bool* wrote) {
+  const Reply r = call("get", "GET", name, nullptr);
+  json body;
+  *g = Genesis{};
+  *wrote = false;
+  if (r.status == 404) {
+    body["apiVersion"] = "coordination.k8s.io/v1";
+    body["kind"] = "Lease";
+    body["metadata"]["name"] = name;
+    body["metadata"]["annotations"][kCreated] = with_slot({}, slot);
+    body["metadata"]["annotations"][kMaxTtl] = std::to_string(cfg_.ttl_s);
+    const Reply c = call("create", "POST", "", &body);
+    if (c.status != 201 && c.status != 409)
+      unavailable("creating the genesis Lease " + name + " answered HTTP " +
+                  std::to_string(c.status) + ": " + parse_status(c.body).message);
+    return *wrote = c.status == 201;
+  }
+  if (r.status != 200)
+    unavailable("reading the genesis Lease " + name + " answered HTTP " + std::to_string(r.status) +
+                ": " + parse_status(r.body).message);
+  std::string created, ttl;
+  if (!annotation(r.body, kCreated, &created) || !parse_ranges(created, &g->created) ||
+      !annotation(r.body, kMaxTtl, &ttl) || !parse_uint(ttl, &g->max_ttl_s))
+    unavailable("the genesis Lease " + name + " in namespace " + namespace_ +
+                " lacks valid annotations " + kCreated + " and " + kMaxTtl);
+  if ((slot < 0 || has_slot(g->created, slot)) && g->max_ttl_s >= cfg_.ttl_s) return true;
+  body["metadata"]["resourceVersion"] = r.body["metadata"].value("resourceVersion", "");
+  body["metadata"]["annotations"][kCreated] = with_slot(g->created, slot);
+  body["metadata"]["annotations"][kMaxTtl] = std::to_string(std::max(g->max_ttl_s, cfg_.ttl_s));
+  const Reply p = call("patch", "PATCH", name, &body);
+  if (p.status != 200 && p.status != 409 && p.status != 404)
+    unavailable("updating the genesis Lease " + name + " answered HTTP " +
+                std::to_string(p.status) + ": " + parse_status(p.body).message);
+  return *wrote = p.status == 200;
+}
+
+// The genesis as read before this claim put `slot` (-1: none) and its TTL in.
+K8sLease::Genesis K8sLease::raise_genesis(int64_t slot) {
+  const std::string name = cfg_.prefix + "-genesis";
+  Genesis g;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    bool wrote;
+    if (genesis_round(name, slot, &g, &wrote) || wrote) return g;
+  }
+  unavailable("the genesis Lease " + name + " changed under 16 updates in a row");
+}
+
+// The millisecond a slot this claim created starts above: 0 when the genesis did not list
+// it (never created before); else past any deadline the holder of its deleted Lease may
+// still keep (its last renewal, before now, + its TTL - margin): now + the largest TTL
+// (every holder's, raised before its claim) + margin.
+int64_t K8sLease::fence_after_create(int64_t slot, const Genesis& g) const {
+  if (!has_slot(g.created, slot)) return 0;
+  const int64_t ttl_s = std::max(g.max_ttl_s, cfg_.ttl_s);
+  return wall_us() / 1000 + ttl_s * 1000 + deadline_margin_ns(ttl_s) / 1'000'000;
+}
+
 // Takes the Lease a claim request answered with: true when it is ours now.
-bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, const Layout& layout,
-                     std::string* skipped) {
+// `fence_ms`: the millisecond its ids start above when higher than its mark.
+bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, int64_t fence_ms,
+                     const Layout& layout, std::string* skipped) {
   LeaseView mine;
   std::string why;
   if (!parse_lease(r.body, &mine, &why)) unavailable("malformed Lease in a claim reply: " + why);
   node_id_ = slot;
   rv_ = mine.resource_version;
   where_ = cfg_.text + " namespace " + namespace_ + " Lease " + mine.name;
-  claimed_mark_ms_ = mine.mark_ms;
-  mark_ms_.store(mine.mark_ms, std::memory_order_relaxed);
+  claimed_mark_ms_ = std::max(mine.mark_ms, fence_ms);
+  mark_ms_.store(claimed_mark_ms_, std::memory_order_relaxed);
   deadline_.store(saturating_add(sent, cfg_.ttl_s * 1'000'000'000 - deadline_margin_ns(cfg_.ttl_s)),
                   std::memory_order_release);
-  if (mine.mark_ms <= layout.max_timestamp_ms()) return true;
+  if (claimed_mark_ms_ <= layout.max_timestamp_ms()) return true;
   // A mark past the window blocks the slot for good: give it back, try another.
-  *skipped = "slot " + std::to_string(slot) + " has the mark " + std::to_string(mine.mark_ms) +
+  *skipped = "slot " + std::to_string(slot) + " has the mark " + std::to_string(claimed_mark_ms_) +
              ", past the last millisecond of layout " + layout.to_string();
   const json back = release_patch(rv_, -1);
   try {
@@ -137,22 +263,30 @@ bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, const Layout& l
   return false;
 }
 
+// A pinned slot's Lease as it is now (`got` left unnamed when it was never created): false
+// when it is held.
+bool K8sLease::read_pinned(const std::string& name, LeaseView* got) {
+  const Reply r = call("get", "GET", name, nullptr);
+  std::string why;
+  if (r.status == 404) return true;
+  if (r.status != 200)
+    unavailable("reading Lease " + name + " answered HTTP " + std::to_string(r.status) + ": " +
+                parse_status(r.body).message);
+  if (!parse_lease(r.body, got, &why)) unavailable("malformed Lease: " + why);
+  return lease_free(*got, wall_us(), deadline_margin_ns(cfg_.ttl_s) / 1000);
+}
+
 // One claim request on `slot` (`seen`: its listed Lease, null when pinned and not read yet).
+// The genesis gets this claim's TTL before it, the slot after it (before any id).
 bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layout,
                         std::string* skipped) {
   const std::string name = slot_name(slot);
   LeaseView got;
-  if (!seen) {  // a pinned slot: read it
-    const Reply r = call("get", "GET", name, nullptr);
-    std::string why;
-    if (r.status == 200 && !parse_lease(r.body, &got, &why)) unavailable("malformed Lease: " + why);
-    if (r.status != 200 && r.status != 404)
-      unavailable("reading Lease " + name + " answered HTTP " + std::to_string(r.status) + ": " +
-                  parse_status(r.body).message);
-    if (r.status == 200 && !lease_free(got, wall_us(), deadline_margin_ns(cfg_.ttl_s) / 1000))
-      return false;
+  if (!seen) {
+    if (!read_pinned(name, &got)) return false;
     seen = &got;
   }
+  const Genesis before = raise_genesis(-1);  // the TTL in before the slot is held
   int64_t sent = 0;
   const bool create = seen->name.empty();
   const json body = create ? create_body(name, cfg_.prefix, holder_, cfg_.ttl_s, wall_us())
@@ -163,7 +297,10 @@ bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layou
   if (r.status != 200 && r.status != 201)
     unavailable((create ? "creating" : "taking over") + std::string(" Lease ") + name +
                 " answered HTTP " + std::to_string(r.status) + ": " + parse_status(r.body).message);
-  return adopt(slot, r, sent, layout, skipped);
+  if (!create && has_slot(before.created, slot)) return adopt(slot, r, sent, 0, layout, skipped);
+  // Listed once held: whichever of two creates of the slot puts it in second is fenced.
+  const Genesis g = raise_genesis(slot);
+  return adopt(slot, r, sent, create ? fence_after_create(slot, g) : 0, layout, skipped);
 }
 
 void K8sLease::claim(const Layout& layout, const SlotFilter& usable) {

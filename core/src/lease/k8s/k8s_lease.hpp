@@ -2,7 +2,9 @@
 // never used) or a merge patch carrying the resourceVersion it was seen at (an expired or
 // released Lease), renewed with the mark on a thread of the lease's own every TTL/3 by the
 // same patch, the deadline kept locally (send time of the last confirmed renewal + TTL -
-// margin). No I/O on a minting thread: marks come from the generator's mark keeper.
+// margin). A slot re-created below the prefix's genesis count (its Lease was deleted, maybe
+// under a live holder) starts above a fence: now + the largest TTL + margin. No I/O on a
+// minting thread: marks come from the generator's mark keeper.
 // Internal.
 #pragma once
 
@@ -14,6 +16,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "k8s_spec.hpp"
@@ -55,9 +58,20 @@ class K8sLease final : public NodeLease {
   std::vector<LeaseView> list_slots();
   std::vector<int64_t> candidates(const Layout& layout, const SlotFilter& usable,
                                   std::vector<LeaseView>* seen);
+  bool read_pinned(const std::string& name, LeaseView* got);
   bool try_slot(int64_t slot, const LeaseView* seen, const Layout& layout, std::string* skipped);
-  bool adopt(int64_t slot, const Reply& r, int64_t sent, const Layout& layout,
+  bool adopt(int64_t slot, const Reply& r, int64_t sent, int64_t fence_ms, const Layout& layout,
              std::string* skipped);
+
+  // The prefix's genesis Lease (k8s_claim.cc): the slots ever created and the largest TTL
+  // any claim used.
+  struct Genesis {
+    std::vector<std::pair<int64_t, int64_t>> created;  // ranges of slots, ascending
+    int64_t max_ttl_s = 0;
+  };
+  bool genesis_round(const std::string& name, int64_t slot, Genesis* g, bool* wrote);
+  Genesis raise_genesis(int64_t slot);
+  int64_t fence_after_create(int64_t slot, const Genesis& g) const;
   int64_t slot_of(const std::string& name, const Layout& layout) const;
   std::string slot_name(int64_t slot) const { return cfg_.prefix + "-" + std::to_string(slot); }
   std::string path(const std::string& name) const;
