@@ -423,7 +423,8 @@ TEST_CASE("a batch its sender abandons leaves no slot of the others taken and un
   }
 }
 
-TEST_CASE("a claimant whose thread is cancelled leaves the queue it waited in", "[etcd-claim]") {
+TEST_CASE("a claimant whose thread is cancelled leaves the queue it waited in",
+          "[etcd-claim][thread-cancel]") {
   // pthread_cancel unwinds out of the condition variable's wait (a cancellation point): the
   // claim on that thread's stack must not stay queued, nor in a batch, once it is gone.
   std::mutex mu;
@@ -462,7 +463,8 @@ TEST_CASE("a claimant whose thread is cancelled leaves the queue it waited in", 
   CHECK(sender.requests.load() == 1);
 }
 
-TEST_CASE("a batch whose sender's thread is cancelled mid-request goes out again", "[etcd-claim]") {
+TEST_CASE("a batch whose sender's thread is cancelled mid-request goes out again",
+          "[etcd-claim][thread-cancel]") {
 #if defined(__SANITIZE_THREAD__)
   // TSan reports a race on q.sending, which the cancelled sender writes with the claim mutex
   // taken again (send_batch's handler): it seems to lose track of that lock after a
@@ -500,7 +502,7 @@ TEST_CASE("a batch whose sender's thread is cancelled mid-request goes out again
 }
 
 TEST_CASE("a claimant whose thread is cancelled in a batch in flight waits for its answer",
-          "[etcd-claim]") {
+          "[etcd-claim][thread-cancel]") {
   std::mutex mu;
   ClaimQueue queue;
   Scripted sender;
