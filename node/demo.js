@@ -14,7 +14,7 @@ for (const id of ids) {
   console.log(`  ${id}  ${new Date(d.timestampMs).toISOString()}  node ${d.nodeId}  seq ${d.sequence}`);
 }
 
-console.log("the seeds' worked examples:");
+console.log('worked examples:');
 for (const [id, layout] of [['141264821508263936'], ['141264821510144037'], ['1724551110457221119', 'twitter']]) {
   const d = sf.decode(id, layout);
   console.log(`  ${id} (${layout || 'default'}) -> ${JSON.stringify(d)}`);

@@ -116,14 +116,14 @@ STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
   FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) \
   timeout 180 python3 tests/fleet/storm_test.py
 
-section "fleet: the breaker review's reproductions (tests/breaker/README.md)"
+section "fleet: fault reproductions (tests/faults/README.md)"
 for t in etcd_replies_test budget_test close_test turn_test release_test lease_gone_test symlink_swap_test cli_layout_test etcd_wipe_test retried_claim_test \
     late_mark_test genesis_fence_test wipe_ttl_test restore_lease_test slow_link_test old_libcurl_test; do
   SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
     CLOSE_PROBE="$build/tests/close_probe" TURN_PROBE="$build/tests/turn_probe" RELEASE_PROBE="$build/tests/release_probe" \
     LATE_CLAIM_PROBE="$build/tests/late_claim_probe" \
     FLEET_WORKER="$build/tests/fleet_worker" \
-    ETCD_BIN=$(command -v etcd) python3 "tests/breaker/$t.py"
+    ETCD_BIN=$(command -v etcd) python3 "tests/faults/$t.py"
 done
 
 section "fleet: etcd over TLS and with authentication (tests/fleet/etcd_tls_auth_test.py)"

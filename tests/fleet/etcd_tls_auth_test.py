@@ -24,7 +24,7 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "breaker"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "faults"))
 from fake_etcd import FakeEtcd  # noqa: E402
 
 CLI = os.environ.get("SNOWFLEET_CLI", os.path.join(ROOT, "out/fleet/core/snowfleet"))

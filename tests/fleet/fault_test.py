@@ -217,7 +217,7 @@ class UnavailableMember(unittest.TestCase):
     def test_no_leader_answer_moves_on_to_the_next_member(self):
         if not shutil.which(ETCD_BIN):
             self.fail(f"no etcd binary ({ETCD_BIN})")
-        sys.path.insert(0, os.path.join(HERE, "..", "breaker"))
+        sys.path.insert(0, os.path.join(HERE, "..", "faults"))
         from fake_etcd import FakeEtcd  # noqa: E402
         hist = tempfile.mkdtemp(prefix="snowfleet-hist-")
         self.addCleanup(shutil.rmtree, hist, True)

@@ -6,7 +6,7 @@ file lock guards the slot: it finds fresh files with no mark, takes a held slot 
 the holder's ids. Multi-process version of the Catch2 test "breaker: a registry directory
 replaced by a symbolic link gives a held slot away". The breaker review of issue 10.
 
-    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/symlink_swap_test.py
+    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/faults/symlink_swap_test.py
 """
 import os
 import shutil

@@ -6,7 +6,7 @@ genesis. The slot then stayed unusable after the genesis was put right: each cla
 another slot of the prefix. The claim must refuse, naming the genesis key and the rule,
 and write nothing.
 
-    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/genesis_fence_test.py
+    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/faults/genesis_fence_test.py
 """
 import os
 import subprocess

@@ -4,7 +4,7 @@ store to fail a give-back too) and left it to the shared lease, which the proces
 generators keep alive: the slot stayed locked, unused, until the process ended. The
 breaker review of issue 12.
 
-    RELEASE_PROBE=out/b/tests/release_probe python3 tests/breaker/release_test.py
+    RELEASE_PROBE=out/b/tests/release_probe python3 tests/faults/release_test.py
 """
 import base64
 import os

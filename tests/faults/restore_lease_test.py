@@ -11,7 +11,7 @@ re-created after the restore fences past now + 12 s + 2 s. A newcomer at TTL 2 s
 bound, the setup that duplicated, is refused while the genesis says 12.
 
     SNOWFLEET_CLI=out/b/core/snowfleet FLEET_WORKER=out/b/tests/fleet_worker \
-        python3 tests/breaker/restore_lease_test.py
+        python3 tests/faults/restore_lease_test.py
 """
 import os
 import subprocess

@@ -1,7 +1,7 @@
 """`snowfleet layout` figures for layouts whose rates exceed an int64 (issue 10 item 2 asks
 for correct figures for every layout the parser accepts): the breaker review.
 
-    SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/breaker/cli_layout_test.py
+    SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/faults/cli_layout_test.py
 """
 import os
 import re

@@ -4,7 +4,7 @@ was unbounded. Claims queued behind them, and a close() (whose keeper's mark wri
 back queue too, marks behind every waiting claim) waited for the whole queue. The breaker
 review of issue 12.
 
-    TURN_PROBE=out/b/tests/turn_probe python3 tests/breaker/turn_test.py
+    TURN_PROBE=out/b/tests/turn_probe python3 tests/faults/turn_test.py
 """
 import os
 import subprocess

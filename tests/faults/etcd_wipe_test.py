@@ -10,7 +10,7 @@ tagged with the prefix, so the genesis it creates carries a fence (now + TTL + 2
 starts above it; the holder turns lost at its next mark write or keepalive (the genesis
 changed). The newcomer runs past the fence, so it does mint. The breaker review of issue 10.
 
-    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/etcd_wipe_test.py
+    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/faults/etcd_wipe_test.py
 """
 import os
 import subprocess

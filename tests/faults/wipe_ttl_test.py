@@ -8,7 +8,7 @@ holder still minted for about 20 s more, on the same slot (115,076 ids minted by
 Fixed: a holder lease's ID carries its TTL, and the fence covers the longest TTL among the
 listed holders (and the claimant's own).
 
-    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/breaker/wipe_ttl_test.py
+    FLEET_WORKER=out/b/tests/fleet_worker python3 tests/faults/wipe_ttl_test.py
 """
 import os
 import subprocess

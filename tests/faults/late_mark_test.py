@@ -14,7 +14,7 @@ transaction 503 without forwarding it, and sends that very transaction to etcd D
 seconds later (the late landing); the holder is killed at once. Before the mark write's
 compare on the mark key's mod_revision: the mark ended 2,023 ms below ids issued.
 
-    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/late_mark_test.py
+    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/faults/late_mark_test.py
 """
 import base64
 import os

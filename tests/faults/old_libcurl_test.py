@@ -11,7 +11,7 @@ The old libcurl is a shim (built here with cc, `libcurl.so.4` on LD_LIBRARY_PATH
 forwards to the machine's libcurl and answers CURLOPT_XFERINFOFUNCTION as 7.29 does. The
 CLI under test: SNOWFLEET_CLI (default `python3 -m snowfleet`, an installed wheel).
 
-    SNOWFLEET_CLI="/path/to/venv/bin/python -m snowfleet" python3 tests/breaker/old_libcurl_test.py
+    SNOWFLEET_CLI="/path/to/venv/bin/python -m snowfleet" python3 tests/faults/old_libcurl_test.py
 """
 import os
 import shlex

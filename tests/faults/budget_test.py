@@ -5,7 +5,7 @@ persisted mark, waits for the mark keeper with a budget of its own: the two wait
 The store is a fake etcd whose mark writes take 300 ms (a slow disk does the same to a
 local registry).
 
-    BUDGET_PROBE=out/b/tests/budget_probe python3 tests/breaker/budget_test.py
+    BUDGET_PROBE=out/b/tests/budget_probe python3 tests/faults/budget_test.py
 """
 import os
 import subprocess

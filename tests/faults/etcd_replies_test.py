@@ -1,7 +1,7 @@
-"""Malformed etcd replies (a fake etcd JSON gateway, tests/breaker/fake_etcd.py) must never
+"""Malformed etcd replies (a fake etcd JSON gateway, tests/faults/fake_etcd.py) must never
 be read as "this slot has no history": the breaker review of issue 10.
 
-    SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/breaker/etcd_replies_test.py
+    SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/faults/etcd_replies_test.py
 """
 import os
 import resource

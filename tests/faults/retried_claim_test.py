@@ -7,7 +7,7 @@ by its lease, unused, until the process ends. Issue 12 item 5.
 A fake member listed first forwards every request to a real etcd and answers the first
 claim transaction with the 503 after etcd has applied it.
 
-    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/breaker/retried_claim_test.py
+    SNOWFLEET_TEST_ETCD=127.0.0.1:2379 python3 tests/faults/retried_claim_test.py
 """
 import base64
 import os

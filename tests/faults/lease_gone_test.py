@@ -3,7 +3,7 @@ the process was paused or cut off, or revoked): etcd refuses the put with "reque
 not found", and every claim of the process failed so, with free slots, until the lease's
 next keepalive (up to TTL/3 later) noticed. The breaker review of issue 12.
 
-    LATE_CLAIM_PROBE=out/b/tests/late_claim_probe python3 tests/breaker/lease_gone_test.py
+    LATE_CLAIM_PROBE=out/b/tests/late_claim_probe python3 tests/faults/lease_gone_test.py
 """
 import base64
 import json

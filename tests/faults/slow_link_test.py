@@ -10,7 +10,7 @@ after the last one started (0 after the first 2 s; 19-30 refusals remain in the 
 0.5 s after the claim).
 
     SNOWFLEET_TEST_ETCD=127.0.0.1:2379 FLEET_WORKER=out/b/tests/fleet_worker \\
-      python3 tests/breaker/slow_link_test.py
+      python3 tests/faults/slow_link_test.py
 """
 import os
 import sys
