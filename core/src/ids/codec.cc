@@ -6,6 +6,7 @@
 #include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
+#include "ids/civil.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -102,21 +103,12 @@ std::string format_id(int64_t id) {
 }
 
 std::string format_iso8601(int64_t unix_ms) {
-  // Days-from-civil inverse (Howard Hinnant's algorithm): exact for the whole int64 ms
-  // range a layout can produce, with no dependence on the C library's time zone state.
+  // Exact for the whole int64 ms range a layout can produce (ids/civil.hpp).
   int64_t ms = unix_ms % 1000, secs = unix_ms / 1000;
   if (ms < 0) ms += 1000, secs -= 1;
   int64_t days = secs / 86400, sod = secs % 86400;
   if (sod < 0) sod += 86400, days -= 1;
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const int64_t doe = days - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = yoe + era * 400 + (m <= 2);
+  const auto [y, m, d] = detail::civil_from_days(days);
   // RFC 3339 has 4-digit years only: past 9999 (or before 0000) ISO 8601's expanded form,
   // a sign and at least 4 digits, as Java's Instant.toString writes it.
   const char* sign = y > 9999 ? "+" : y < 0 ? "-" : "";

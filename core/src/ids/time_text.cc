@@ -8,6 +8,7 @@
 
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
+#include "ids/civil.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -30,17 +31,6 @@ bool is_leap(int64_t year) { return year % 4 == 0 && (year % 100 != 0 || year % 
 int64_t days_in_month(int64_t year, int64_t month) {
   static constexpr int64_t kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   return month == 2 && is_leap(year) ? 29 : kDays[month - 1];
-}
-
-// Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar (Howard
-// Hinnant's days_from_civil; the inverse of the one in format_iso8601). year >= 0 here.
-int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
-  const int64_t y = year - (month <= 2);
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
 }
 
 class Reader {
@@ -163,7 +153,7 @@ int64_t parse_iso8601(std::string_view text) {
   read_t(r);
   const int64_t ms_of_day = read_time_of_day(r);
   const int64_t offset_min = read_offset_min(r);
-  const int64_t local_ms = days_from_civil(d.year, d.month, d.day) * 86400000 + ms_of_day;
+  const int64_t local_ms = detail::days_from_civil(d.year, d.month, d.day) * 86400000 + ms_of_day;
   return local_ms - offset_min * 60000;  // local = UTC + offset
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/strict_int.hpp"
+#include "ids/civil.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -26,16 +27,6 @@ bool optional_int(const json& obj, const char* key, int64_t* out) {
   if (!obj[key].is_number_integer()) return false;
   *out = obj[key].get<int64_t>();
   return *out >= 0;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
 }
 
 bool digits(const std::string& s, size_t at, size_t n, int64_t* out) {
@@ -140,16 +131,7 @@ std::string format_micro_time(int64_t us) {
   const int64_t frac = us - secs * 1'000'000;
   const int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
   const int64_t sod = secs - days * 86400;
-  // civil_from_days (Howard Hinnant).
-  const int64_t z = days + 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = yoe + era * 400 + (m <= 2);
+  const auto [y, m, d] = civil_from_days(days);
   char buf[160];  // room for any int64 fields, so the format is never cut
   std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%06lldZ",
                 static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
