@@ -36,7 +36,7 @@ TEST_CASE("k8s-lease spec: options, and refusals naming value and rule", "[k8s]"
   CHECK_THAT(msg("k8s-lease://ids?ttl=1"), Catch::Contains("ttl must be an integer number of "
                                                            "seconds in [2, 3600], got '1'"));
   CHECK_THAT(msg("k8s-lease://ids?ttl=+5"), Catch::Contains("got '+5'"));
-  CHECK_THAT(msg("k8s-lease://ids?node=99999"), Catch::Contains("node must be an integer in"));
+  CHECK_THAT(msg("k8s-lease://ids?node=99999"), Catch::Contains("node must be in [0, 1023]"));
   CHECK_THAT(msg("k8s-lease://ids?namespace=A"), Catch::Contains("namespace must be"));
   CHECK_THAT(msg("k8s-lease://ids?ttl=5&ttl=6"), Catch::Contains("'ttl' is given twice"));
   CHECK_THAT(msg("k8s-lease://ids?user=x"), Catch::Contains("unknown option 'user'"));

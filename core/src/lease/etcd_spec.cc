@@ -8,6 +8,7 @@
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "node_source.hpp"
+#include "spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -105,20 +106,15 @@ struct Option {
 const Option kOptions[] = {
     {"ttl", true,
      [](const OptionContext& o, const std::string&, const std::string& v) {
-       if (!parse_uint(v, &o.c.ttl_s) || o.c.ttl_s < 2 || o.c.ttl_s > 3600)
-         bad(o.quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+       o.c.ttl_s = ttl_option(o.quoted, "ttl", v);
      }},
     {"max_ttl", true,
      [](const OptionContext& o, const std::string&, const std::string& v) {
-       if (!parse_uint(v, &o.c.max_ttl_s) || o.c.max_ttl_s < 2 || o.c.max_ttl_s > 3600)
-         bad(o.quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " +
-             quote(v));
+       o.c.max_ttl_s = ttl_option(o.quoted, "max_ttl", v);
      }},
     {"node", true,
      [](const OptionContext& o, const std::string&, const std::string& v) {
-       if (!parse_uint(v, &o.c.node) || o.c.node > o.layout.max_node_id())
-         bad(o.quoted + ": node must be in [0, " + std::to_string(o.layout.max_node_id()) +
-             "] for layout " + o.layout.to_string() + ", got " + quote(v));
+       o.c.node = node_option(o.quoted, v, o.layout);
      }},
     {"tls", true,
      [](const OptionContext& o, const std::string&, const std::string& v) {

@@ -4,6 +4,7 @@
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "snowfleet/errors.hpp"
+#include "spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -22,10 +23,7 @@ LocalSpec parse_local_spec(const std::string& spec, const Layout& layout,
   if (k != "node")
     throw Error(ErrorKind::kInvalidArgument,
                 quoted + ": unknown option " + quote(k) + " (known: node)");
-  if (!parse_uint(v, &out.pinned) || out.pinned > layout.max_node_id())
-    throw Error(ErrorKind::kInvalidArgument,
-                quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-                    "] for layout " + layout.to_string() + ", got " + quote(v));
+  out.pinned = node_option(quoted, v, layout);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
+#include "lease/spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -17,12 +18,9 @@ constexpr const char* kScheme = "k8s-lease://";
 void set_option(K8sConfig& c, const std::string& k, const std::string& v, const Layout& layout,
                 const std::string& quoted) {
   if (k == "ttl") {
-    if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-      bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+    c.ttl_s = ttl_option(quoted, "ttl", v);
   } else if (k == "node") {
-    if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
-      bad(quoted + ": node must be an integer in [0, " + std::to_string(layout.max_node_id()) +
-          "] for layout " + layout.to_string() + ", got " + quote(v));
+    c.node = node_option(quoted, v, layout);
   } else if (k == "namespace") {
     if (!valid_dns_label(v))
       bad(quoted +

@@ -8,6 +8,7 @@
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "lease/node_source.hpp"
+#include "lease/spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -40,15 +41,11 @@ bool own_option(const std::string& k, const std::string& v, const Layout& layout
           "(not starting with a digit, at most 63 bytes each), got " + quote(v));
     c.table = v;
   } else if (k == "ttl") {
-    if (!parse_uint(v, &c.ttl_s) || c.ttl_s < 2 || c.ttl_s > 3600)
-      bad(quoted + ": ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+    c.ttl_s = ttl_option(quoted, "ttl", v);
   } else if (k == "max_ttl") {
-    if (!parse_uint(v, &c.max_ttl_s) || c.max_ttl_s < 2 || c.max_ttl_s > 3600)
-      bad(quoted + ": max_ttl must be an integer number of seconds in [2, 3600], got " + quote(v));
+    c.max_ttl_s = ttl_option(quoted, "max_ttl", v);
   } else if (k == "node") {
-    if (!parse_uint(v, &c.node) || c.node > layout.max_node_id())
-      bad(quoted + ": node must be in [0, " + std::to_string(layout.max_node_id()) +
-          "] for layout " + layout.to_string() + ", got " + quote(v));
+    c.node = node_option(quoted, v, layout);
   } else {
     return false;
   }
