@@ -22,7 +22,7 @@ TEST_CASE("a local spec names its directory and pinned slot", "[local-claim]") {
       parse_local_spec("local:/r?node=1024", layout, "q"),
       "q: node must be in [0, 1023] for layout " + layout.to_string() + ", got '1024'");
   CHECK_THROWS_WITH(parse_local_spec("local:/r?x=1", layout, "q"),
-                    "q: unknown option 'x' (known: node)");
+                    "q: unknown option 'x' (known: node, share)");
   CHECK_THROWS_AS(parse_local_spec("local?node=-1", layout, "q"), Error);
 }
 

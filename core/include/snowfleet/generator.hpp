@@ -191,6 +191,7 @@ class GeneratorCore {
   bool virtual_time_;  // the clock's monotonic time is not real time (Clock::virtual_time)
   WaitHooks hooks_;
   std::string node_source_;                         // empty: node_id_ was given
+  bool host_shared_ = false;  // the lease maps the word other processes mint on too
   bool leased_ = false;  // the source leases (local, etcd): a forked child claims its own
   std::shared_ptr<detail::NodeLease> lease_;        // null unless the node id is leased
   std::unique_ptr<detail::IdSpace> space_;          // our place in the id-space registry

@@ -1,6 +1,8 @@
 // The local registry claim's decisions (local_claim_pick.hpp).
 #include "local_claim_pick.hpp"
 
+#include <algorithm>
+
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "snowfleet/errors.hpp"
@@ -8,6 +10,23 @@
 
 namespace snowfleet {
 namespace detail {
+
+namespace {
+
+// A share's name becomes a file name in the registry: a short, plain word.
+std::string share_option(const std::string& quoted, const std::string& v) {
+  bool plain = !v.empty() && v.size() <= 64 && v[0] != '.';
+  for (char c : v)
+    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.');
+  if (!plain)
+    throw Error(ErrorKind::kInvalidArgument,
+                quoted + ": share must be 1 to 64 characters of A-Z a-z 0-9 . _ - (not starting "
+                         "with '.'), got " + quote(v));
+  return v;
+}
+
+}  // namespace
 
 LocalSpec parse_local_spec(const std::string& spec, const Layout& layout,
                            const std::string& quoted) {
@@ -17,13 +36,26 @@ LocalSpec parse_local_spec(const std::string& spec, const Layout& layout,
   if (q == std::string::npos) return out;
   if (out.dir.size() >= spec.size() - q) out.dir.resize(out.dir.size() - (spec.size() - q));
   const std::string query = spec.substr(q + 1);
-  const auto eq = query.find('=');
-  const std::string k = query.substr(0, eq),
-                    v = eq == std::string::npos ? "" : query.substr(eq + 1);
-  if (k != "node")
-    throw Error(ErrorKind::kInvalidArgument,
-                quoted + ": unknown option " + quote(k) + " (known: node)");
-  out.pinned = node_option(quoted, v, layout);
+  bool seen_node = false, seen_share = false;
+  for (size_t at = 0; at <= query.size();) {
+    const size_t amp = std::min(query.find('&', at), query.size());
+    const std::string option = query.substr(at, amp - at);
+    at = amp + 1;
+    const auto eq = option.find('=');
+    const std::string k = option.substr(0, eq),
+                      v = eq == std::string::npos ? "" : option.substr(eq + 1);
+    bool& seen = k == "node" ? seen_node : seen_share;
+    if (k != "node" && k != "share")
+      throw Error(ErrorKind::kInvalidArgument,
+                  quoted + ": unknown option " + quote(k) + " (known: node, share)");
+    if (seen)
+      throw Error(ErrorKind::kInvalidArgument, quoted + ": option " + quote(k) + " given twice");
+    seen = true;
+    if (k == "node")
+      out.pinned = node_option(quoted, v, layout);
+    else
+      out.share = share_option(quoted, v);
+  }
   return out;
 }
 

@@ -12,12 +12,15 @@
 namespace snowfleet {
 namespace detail {
 
-/// "local[:DIR][?node=N]": the directory as written ("" for the private default) and the
-/// pinned slot (-1: any). `quoted` starts every refusal; throws Error(kInvalidArgument)
-/// for an unknown option or a node outside `layout`.
+/// "local[:DIR][?node=N][&share=NAME]" (options in any order): the directory as written
+/// ("" for the private default), the pinned slot (-1: any) and the name of the host-shared
+/// node id to join ("": an exclusive slot). `quoted` starts every refusal; throws
+/// Error(kInvalidArgument) for an unknown or repeated option, a node outside `layout`, a
+/// share name that is not a plain word.
 struct LocalSpec {
   std::string dir;
   int64_t pinned = -1;
+  std::string share;
 };
 LocalSpec parse_local_spec(const std::string& spec, const Layout& layout,
                            const std::string& quoted);

@@ -351,6 +351,32 @@ void unlock(int fd) {
   flock(fd, LOCK_UN);
 }
 
+bool lock_range(int fd, short type, int64_t start, int64_t len, int* err) {
+#ifdef F_OFD_SETLK
+  struct flock fl;
+  std::memset(&fl, 0, sizeof fl);
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = static_cast<off_t>(start);
+  fl.l_len = static_cast<off_t>(len);
+  if (fcntl(fd, F_OFD_SETLK, &fl) == 0) return true;
+  *err = errno;
+#else
+  (void)fd, (void)type, (void)start, (void)len;
+  *err = EINVAL;
+#endif
+  return false;
+}
+
+void write_holder(int fd) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  const std::string holder = "pid " + std::to_string(getpid()) + " host " + host + "\n";
+  if (ftruncate(fd, 0) == 0 && pwrite(fd, holder.data(), holder.size(), 0) < 0) {
+    // Informational only.
+  }
+}
+
 bool is_held_errno(int err) { return err == EAGAIN || err == EACCES || err == EWOULDBLOCK; }
 
 std::string socket_key(const std::string& dir, bool resolve) {

@@ -77,6 +77,13 @@ bool write_mark(int dir_fd, const std::string& slot, const std::string& dir, int
 /// even in one process), flock where OFD locks are missing. False with *err on failure.
 bool try_lock(int fd, int* err);
 void unlock(int fd);
+/// An open-file-description lock of `type` (F_RDLCK, F_WRLCK, F_UNLCK) on `len` bytes at
+/// `start` (len 0: to the end of any file), never waiting: a held lock converts in one step
+/// (no moment without it). False with *err on failure, EINVAL where OFD locks are missing.
+bool lock_range(int fd, short type, int64_t start, int64_t len, int* err);
+/// Writes who holds the slot ("pid 41 host web-3") into its file, for people reading the
+/// directory (never read by snowfleet).
+void write_holder(int fd);
 /// The errno of a lock some other open file description holds.
 bool is_held_errno(int err);
 

@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "base/quote.hpp"
+#include "local_claim.hpp"
 #include "local_claim_pick.hpp"
+#include "local_share.hpp"
 #include "local_registry.hpp"
 #include "node_source.hpp"
 
@@ -35,29 +37,10 @@ namespace {
 
 using registry::MarkFile;
 
-// Probing stops after this many slots, so a layout with a huge node field does not
-// create millions of files before failing.
-constexpr int64_t kMaxProbes = 65536;
-
 std::string errno_text(int err) { return std::strerror(err); }
 
 [[noreturn]] void unavailable(const std::string& what) {
   throw Error(ErrorKind::kNodeIdUnavailable, what);
-}
-
-// Who holds the slot, for people reading the directory (never read by snowfleet).
-void write_holder(int fd) {
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  const std::string holder = "pid " + std::to_string(getpid()) + " host " + host + "\n";
-  if (ftruncate(fd, 0) == 0 && pwrite(fd, holder.data(), holder.size(), 0) < 0) {
-    // Informational only.
-  }
-}
-
-void close_fd(int& fd) noexcept {
-  if (fd >= 0) close(fd);
-  fd = -1;
 }
 
 class LocalLease;
@@ -77,12 +60,17 @@ std::vector<LocalLease*>& live() {
 
 class LocalLease final : public NodeLease {
  public:
-  LocalLease(int64_t slot, int fd, int dir_fd, int sock, int sock2, const std::string& dir,
-             bool private_dir, int64_t mark)
-      : fd_(fd), dir_fd_(dir_fd), sock_(sock), sock2_(sock2), dir_(dir), private_dir_(private_dir) {
+  LocalLease(int64_t slot, const SlotHold& hold, int dir_fd, const std::string& dir,
+             bool private_dir)
+      : fd_(hold.fd),
+        dir_fd_(dir_fd),
+        sock_(hold.sock),
+        sock2_(hold.sock2),
+        dir_(dir),
+        private_dir_(private_dir) {
     node_id_ = slot;
-    claimed_mark_ms_ = mark;
-    mark_ms_.store(mark, std::memory_order_relaxed);
+    claimed_mark_ms_ = hold.mark;
+    mark_ms_.store(hold.mark, std::memory_order_relaxed);
     name_ = registry::slot_name(slot);
     slot_path_ = dir + "/" + name_;
     where_ = "local:" + dir + " slot " + std::to_string(slot);
@@ -223,7 +211,7 @@ class LocalLease final : public NodeLease {
       *why = slot_path_ + " changed while being put back; trying again";
       return Slot::kTrouble;
     }
-    write_holder(fd);
+    registry::write_holder(fd);
     registry::unlock(fd_);
     close_fd(fd_);
     fd_ = fd;
@@ -268,145 +256,6 @@ void after_fork_child() {
 
 }  // namespace
 
-namespace {
-
-// One claim walk over the registry directory `dir` (open as `dir_fd`).
-class LocalClaim {
- public:
-  LocalClaim(std::string dir, int dir_fd, bool private_dir, const Layout& layout)
-      : dir_(std::move(dir)),
-        dir_fd_(dir_fd),
-        private_dir_(private_dir),
-        layout_(layout),
-        key_(registry::socket_key(dir_)),
-        // The directory as written, too (when it differs): a symbolic link re-pointed under
-        // live holders then still names their slots for every claimant that spells the
-        // registry so.
-        key2_(registry::socket_key(dir_, false)) {}
-
-  LocalTally tally;
-
-  // The slot's lease, or null when it is held or unusable (counted in `tally`).
-  std::shared_ptr<NodeLease> try_slot(int64_t slot) {
-    const std::string name = registry::slot_name(slot), path = dir_ + "/" + name;
-    // The socket first: a live holder of this network namespace keeps it whatever became
-    // of the registry's files.
-    int sock = -1, sock2 = -1;
-    if (!bind_sockets(slot, &sock, &sock2)) return nullptr;
-    const int fd = lock_slot_file(name, path);
-    int64_t mark = -1;
-    if (fd < 0 || !usable_mark(fd, name, path, &mark)) {
-      close_fd(sock);
-      close_fd(sock2);
-      return nullptr;
-    }
-    write_holder(fd);
-    return std::make_shared<LocalLease>(slot, fd, dir_fd_, sock, sock2, dir_, private_dir_, mark);
-  }
-
- private:
-  // Binds the slot's abstract socket under both names; false (nothing bound) when one is
-  // held or cannot be bound.
-  bool bind_sockets(int64_t slot, int* sock, int* sock2) {
-    for (const std::string* k : {&key_, &key2_}) {
-      if (k == &key2_ && key2_ == key_) break;
-      const std::string sock_name = *k + "/" + std::to_string(slot);
-      int err = 0;
-      int& s = k == &key_ ? *sock : *sock2;
-      s = registry::bind_socket(sock_name, &err);
-      if (s >= 0 || err == ENOSYS) continue;
-      if (err == EADDRINUSE)
-        ++tally.held;
-      else
-        tally.note("cannot bind the abstract socket @" + sock_name + ": " + errno_text(err));
-      close_fd(*sock);
-      close_fd(*sock2);
-      return false;
-    }
-    return true;
-  }
-
-  // The slot file, opened and locked, still the inode its path names (a concurrent cleanup
-  // could have unlinked it between open and lock); -1 when not.
-  int lock_slot_file(const std::string& name, const std::string& path) {
-    std::string why;
-    int err = 0;
-    const int fd = registry::open_regular(dir_fd_, name, O_RDWR | O_CREAT, path, &err, &why);
-    if (fd < 0) {
-      tally.note(why);
-      return -1;
-    }
-    if (!registry::try_lock(fd, &err)) {
-      if (registry::is_held_errno(err))
-        ++tally.held;
-      else
-        tally.note(path + ": cannot lock: " + errno_text(err));
-      close(fd);
-      return -1;
-    }
-    struct stat mine, now;
-    if (fstat(fd, &mine) != 0 || fstatat(dir_fd_, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !registry::same_file(mine, now)) {
-      registry::unlock(fd);
-      close(fd);
-      return -1;
-    }
-    return fd;
-  }
-
-  // An absent mark is no history: no live holder can be behind it (both locks were free;
-  // a live holder puts back what was deleted), see docs/fleet.md for the limits. Anything
-  // unreadable is an unknown history: the slot is skipped (`fd` unlocked and closed).
-  bool usable_mark(int fd, const std::string& name, const std::string& path, int64_t* mark) {
-    std::string why;
-    const MarkFile found = registry::read_mark(dir_fd_, name, dir_, mark, &why);
-    const std::string problem = local_mark_problem(found, *mark, why, path, layout_);
-    if (!problem.empty()) {
-      tally.note(problem);
-      registry::unlock(fd);
-      close(fd);
-      return false;
-    }
-    if (found == MarkFile::kAbsent) *mark = -1;
-    return true;
-  }
-
-  const std::string dir_;
-  const int dir_fd_;
-  const bool private_dir_;
-  const Layout& layout_;
-  const std::string key_, key2_;
-};
-
-// The registry directory (absolute: every process of the fleet must name the same one),
-// created and opened; refused on a network or shared filesystem.
-int open_registry_dir(std::string* dir, bool private_dir, const std::string& quoted) {
-  if (private_dir) *dir = registry::default_dir(quoted);
-  while (dir->size() > 1 && dir->back() == '/') dir->pop_back();
-  if ((*dir)[0] != '/') {
-    char cwd[4096];
-    if (getcwd(cwd, sizeof cwd) == nullptr)
-      unavailable(quoted + ": cannot resolve the relative directory: " + errno_text(errno));
-    *dir = std::string(cwd) + "/" + *dir;
-  }
-  registry::make_dirs(*dir, private_dir, quoted);
-  const int dir_fd = open(dir->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0)
-    unavailable(quoted + ": cannot open the registry directory " + *dir + ": " + errno_text(errno));
-  if (const char* fs = registry::network_fs_of(dir_fd)) {
-    close(dir_fd);
-    unavailable(
-        quoted + ": the registry directory " + *dir + " is on " + fs +
-        ", a network or shared filesystem; a local registry must be on a local filesystem (its "
-        "slots are guarded for one host only, and a network filesystem can drop a "
-        "lock without telling its holder or hang a claim): use a local directory, or "
-        "etcd:// to lease node ids across hosts");
-  }
-  return dir_fd;
-}
-
-}  // namespace
-
 std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout,
                                        const SlotFilter& usable) {
   static std::once_flag atfork;
@@ -417,22 +266,16 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   LocalSpec parsed = parse_local_spec(spec, layout, quoted);
   const bool private_dir = parsed.dir.empty();
   const int dir_fd = open_registry_dir(&parsed.dir, private_dir, quoted);
-  LocalClaim claim(parsed.dir, dir_fd, private_dir, layout);
-  const int64_t slots = layout.max_node_id() + 1, pinned = parsed.pinned;
-  const Probe order = pinned >= 0 ? Probe{pinned, 1} : probe_order(slots);
-  const int64_t probes = pinned >= 0 ? 1 : std::min(slots, kMaxProbes);
-  for (int64_t i = 0; i < probes; ++i) {
-    const int64_t slot = static_cast<int64_t>(
-        (static_cast<uint64_t>(order.start) + static_cast<uint64_t>(i) * order.stride) %
-        static_cast<uint64_t>(slots));
-    if (usable && !usable(slot)) {  // this process mints that node's ids already
-      ++claim.tally.used_here;
-      continue;
-    }
-    if (auto lease = claim.try_slot(slot)) return lease;
-  }
+  if (!parsed.share.empty())
+    return claim_shared(parsed, dir_fd, private_dir, layout, usable, quoted);
+  LocalClaim claim(parsed.dir, dir_fd, layout);
+  SlotHold hold;
+  const int64_t slot = claim_walk(claim, parsed.pinned, layout, usable, &hold);
+  if (slot >= 0)
+    return std::make_shared<LocalLease>(slot, hold, dir_fd, parsed.dir, private_dir);
   close(dir_fd);
-  unavailable(local_refusal(quoted, parsed.dir, pinned, probes, claim.tally));
+  unavailable(local_refusal(quoted, parsed.dir, parsed.pinned, claim_probes(parsed.pinned, layout),
+                            claim.tally));
 }
 
 }  // namespace detail

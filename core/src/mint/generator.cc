@@ -71,6 +71,12 @@ void check_shared(const SharedIdSpace& shared, const std::string& node_source) {
         detail::quote(detail::redact_node_source(node_source)) +
         " (its users share one node id)");
 }
+// Moves `word` up to at least `value`, never down.
+void raise_word(std::atomic<int64_t>* word, int64_t value) {
+  int64_t seen = word->load(std::memory_order_acquire);
+  while (seen < value && !word->compare_exchange_weak(seen, value, std::memory_order_acq_rel)) {
+  }
+}
 }  // namespace
 
 GeneratorCore::GeneratorCore(GeneratorOptions o, bool uuid7)
@@ -132,17 +138,24 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
     return;
   }
 
-  // Throws (and the lease member releases the slot) when an open generator of this process
-  // overlaps the id space but cannot share its word.
-  space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
-                                             describe(), uuid7_);
-  state_ = space_->word();
+  host_shared_ = lease_ && lease_->shared_state() != nullptr;
+  if (host_shared_) {
+    // Processes sharing the node id mint on the word their lease maps.
+    state_ = lease_->shared_state();
+  } else {
+    // Throws (and the lease member releases the slot) when an open generator of this
+    // process overlaps the id space but cannot share its word.
+    space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
+                                               describe(), uuid7_);
+    state_ = space_->word();
+  }
   if (lease_) {
     try {
       // The slot's previous holders may have issued ids up to the claimed mark: start with
       // that millisecond fully spent, so strict mode waits or refuses until the clock passes
       // it and monotonic mode continues after it (unless this process issued later ids in
-      // the space already). The space is ours alone (exclusive), so a plain store is safe.
+      // the space already). Raised, never stored: on a host-shared node id other processes
+      // mint on the word meanwhile.
       deadline_ = lease_->deadline();
       const int64_t mark = lease_->claimed_mark_ms();
       int64_t start = state_->load(std::memory_order_acquire);
@@ -153,7 +166,7 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
       // Ids keep ascending per generator across a fork: the ones issued before it (maybe
       // borrowed ahead of the wall) sort below the child's, whatever its node.
       if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
-      state_->store(start, std::memory_order_release);
+      raise_word(state_, start);
       initial_state_ = start;
       detail::MarkKeeper::Inputs in;
       in.lease = lease_;
@@ -175,7 +188,7 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
       keeper_->start(read_elapsed_ms_exact(&wall_ns));
     } catch (...) {
       keeper_.reset();
-      space_->close(false, 0);
+      if (space_) space_->close(false, 0);
       throw;
     }
   }
@@ -236,6 +249,14 @@ void GeneratorCore::close_leased() noexcept {
     detail::HooksReleased released(hooks_);
     lease_->cancel_pending();  // a write in flight to a store that hangs fails at once
     keeper_->stop();           // no mark write runs after this
+  }
+  if (host_shared_) {
+    // The word stays: other processes mint on it. A call of ours still in flight stays
+    // under the mark limit the keeper reached, and the slot's mark only ever rises.
+    closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
+    detail::HooksReleased released(hooks_);
+    lease_->release();
+    return;
   }
   // Swap in kClosedState so that a call which passed its usability check before the token
   // moved cannot complete its CAS afterwards: the state recorded here is final. The state

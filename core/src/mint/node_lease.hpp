@@ -50,6 +50,11 @@ class NodeLease {
   /// cannot expire while the process lives. INT64_MIN once the lease is lost.
   virtual const std::atomic<int64_t>* deadline() const noexcept { return nullptr; }
 
+  /// The state word of a node id shared by several processes (a host-shared local lease:
+  /// memory each sharer maps), or null when the id space is this process's alone. The
+  /// generator mints on it instead of the process's id-space registry.
+  virtual std::atomic<int64_t>* shared_state() noexcept { return nullptr; }
+
   /// The slot is no longer ours (expired, taken over, file replaced): final.
   bool lost() const noexcept { return lost_.load(std::memory_order_acquire); }
   /// Why the lease is lost or unconfirmed (the last failure), "" when all is well.
