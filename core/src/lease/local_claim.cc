@@ -16,17 +16,12 @@
 
 namespace snowfleet {
 namespace detail {
-namespace {
 
 using registry::MarkFile;
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-[[noreturn]] void unavailable(const std::string& what) {
-  throw Error(ErrorKind::kNodeIdUnavailable, what);
-}
-
-}  // namespace
+void unavailable(const std::string& what) { throw Error(ErrorKind::kNodeIdUnavailable, what); }
 
 void close_fd(int& fd) noexcept {
   if (fd >= 0) close(fd);

@@ -22,6 +22,11 @@ struct SlotHold {
   int64_t mark = -1;
 };
 
+/// strerror(err), for messages.
+std::string errno_text(int err);
+/// Throws Error(kNodeIdUnavailable, what): a local claim that cannot give a node id.
+[[noreturn]] void unavailable(const std::string& what);
+
 /// Closes `fd` if open and sets it to -1.
 void close_fd(int& fd) noexcept;
 

@@ -51,12 +51,6 @@ struct ShareFile {
 };
 static_assert(sizeof(ShareFile) <= kFileSize, "the share's header fits its page");
 
-std::string errno_text(int err) { return std::strerror(err); }
-
-[[noreturn]] void unavailable(const std::string& what) {
-  throw Error(ErrorKind::kNodeIdUnavailable, what);
-}
-
 bool same_layout(const ShareFile& f, const Layout& l) {
   return f.epoch_ms == l.epoch_ms() && f.timestamp_bits == l.timestamp_bits() &&
          f.node_bits == l.node_bits() && f.sequence_bits == l.sequence_bits();

@@ -37,12 +37,6 @@ namespace {
 
 using registry::MarkFile;
 
-std::string errno_text(int err) { return std::strerror(err); }
-
-[[noreturn]] void unavailable(const std::string& what) {
-  throw Error(ErrorKind::kNodeIdUnavailable, what);
-}
-
 class LocalLease;
 
 // The live leases of this process, so that a forked child drops its copies of their
