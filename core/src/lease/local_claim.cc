@@ -2,13 +2,16 @@
 #include "local_claim.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "local_registry.hpp"
 #include "node_source.hpp"
@@ -22,6 +25,40 @@ using registry::MarkFile;
 std::string errno_text(int err) { return std::strerror(err); }
 
 void unavailable(const std::string& what) { throw Error(ErrorKind::kNodeIdUnavailable, what); }
+
+namespace {
+
+// The tracked leases. Never destroyed: a lease may outlive static destruction.
+std::mutex& live_mu() {
+  static std::mutex* mu = new std::mutex;
+  return *mu;
+}
+std::vector<ForkDropped*>& live() {
+  static auto* v = new std::vector<ForkDropped*>;
+  return *v;
+}
+
+void before_fork() { live_mu().lock(); }
+void after_fork_parent() { live_mu().unlock(); }
+void after_fork_child() {
+  for (ForkDropped* lease : live()) lease->drop_inherited();
+  live_mu().unlock();
+}
+
+}  // namespace
+
+void ForkDropped::track() {
+  static std::once_flag atfork;
+  std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
+  std::lock_guard<std::mutex> lock(live_mu());
+  live().push_back(this);
+}
+
+void ForkDropped::untrack() noexcept {
+  std::lock_guard<std::mutex> lock(live_mu());
+  auto& v = live();
+  v.erase(std::remove(v.begin(), v.end(), this), v.end());
+}
 
 void close_fd(int& fd) noexcept {
   if (fd >= 0) close(fd);

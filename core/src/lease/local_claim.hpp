@@ -30,6 +30,23 @@ std::string errno_text(int err);
 /// Closes `fd` if open and sets it to -1.
 void close_fd(int& fd) noexcept;
 
+/// A local lease whose descriptors a forked child drops at once (pthread_atfork), so that
+/// what the parent holds stays the parent's alone: freed when the parent releases it or
+/// dies, whatever its children do. A lease tracks itself while it lives.
+class ForkDropped {
+ public:
+  /// In a forked child: close this process's copies without touching the parent's locks
+  /// (they belong to open file descriptions the parent's descriptors keep). Must not take
+  /// a lock a parent thread may have held at the fork.
+  virtual void drop_inherited() noexcept = 0;
+
+ protected:
+  ForkDropped() = default;
+  ~ForkDropped() = default;
+  void track();
+  void untrack() noexcept;
+};
+
 /// The registry directory (absolute: every process of the fleet must name the same one),
 /// created and opened; refused on a network or shared filesystem. `*dir` "" is the
 /// private default, replaced by its path.

@@ -71,20 +71,7 @@ void unlock_byte(int fd, int64_t byte) {
   registry::lock_range(fd, F_UNLCK, byte, 1, &err);
 }
 
-class SharedLease;
-
-// Live shares, so that a forked child drops its copies of their descriptors at once (as
-// the exclusive lease does): what a child holds it takes by joining itself.
-std::mutex& live_mu() {
-  static std::mutex* mu = new std::mutex;
-  return *mu;
-}
-std::vector<SharedLease*>& live() {
-  static auto* v = new std::vector<SharedLease*>;
-  return *v;
-}
-
-class SharedLease final : public NodeLease {
+class SharedLease final : public NodeLease, ForkDropped {
  public:
   struct Parts {
     int64_t slot = -1;
@@ -99,16 +86,11 @@ class SharedLease final : public NodeLease {
     mark_ms_.store(p_.file->mark_ms.load(std::memory_order_acquire), std::memory_order_relaxed);
     name_ = registry::slot_name(p_.slot);
     where_ = "local:" + p_.dir + " share " + p_.share + " slot " + std::to_string(p_.slot);
-    std::lock_guard<std::mutex> lock(live_mu());
-    live().push_back(this);
+    track();
   }
   ~SharedLease() override {
     release();
-    {
-      std::lock_guard<std::mutex> lock(live_mu());
-      auto& v = live();
-      v.erase(std::remove(v.begin(), v.end(), this), v.end());
-    }
+    untrack();
     // Unmapped only here: a call of this process still minting on the word after close()
     // keeps a valid address until the generator itself is gone.
     if (!forked_.load(std::memory_order_acquire)) munmap(p_.file, kFileSize);
@@ -159,8 +141,7 @@ class SharedLease final : public NodeLease {
 
   void abandon_after_fork() noexcept override { drop_inherited(); }
 
-  // In a forked child: this process's copies go without touching the parent's locks.
-  void drop_inherited() noexcept {
+  void drop_inherited() noexcept override {
     forked_.store(true, std::memory_order_release);
     for (int* fd : extra_slot_fds_ptrs()) close_fd(*fd);
     close_fd(p_.slot_fd);
@@ -261,12 +242,6 @@ class SharedLease final : public NodeLease {
   std::atomic<bool> forked_{false};
 };
 
-void before_fork() { live_mu().lock(); }
-void after_fork_parent() { live_mu().unlock(); }
-void after_fork_child() {
-  for (SharedLease* lease : live()) lease->drop_inherited();
-  live_mu().unlock();
-}
 
 // One attempt to join, under the join lock. Returns null when the slot the live sharers
 // named could not be locked (they left meanwhile, killed): the caller tries again.
@@ -431,8 +406,6 @@ std::shared_ptr<NodeLease> claim_shared(const LocalSpec& spec, int dir_fd, bool 
                                         const Layout& layout, const SlotFilter& usable,
                                         const std::string& quoted) {
   (void)private_dir;
-  static std::once_flag atfork;
-  std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
   struct DirFd {
     int fd;
     ~DirFd() { close(fd); }

@@ -37,22 +37,7 @@ namespace {
 
 using registry::MarkFile;
 
-class LocalLease;
-
-// The live leases of this process, so that a forked child drops its copies of their
-// descriptors at once (pthread_atfork). The slot then stays the parent's alone: it is
-// freed when the parent releases it or dies, whatever its children do. Never destroyed:
-// a lease may outlive static destruction.
-std::mutex& live_mu() {
-  static std::mutex* mu = new std::mutex;
-  return *mu;
-}
-std::vector<LocalLease*>& live() {
-  static auto* v = new std::vector<LocalLease*>;
-  return *v;
-}
-
-class LocalLease final : public NodeLease {
+class LocalLease final : public NodeLease, ForkDropped {
  public:
   LocalLease(int64_t slot, const SlotHold& hold, int dir_fd, const std::string& dir,
              bool private_dir)
@@ -68,14 +53,11 @@ class LocalLease final : public NodeLease {
     name_ = registry::slot_name(slot);
     slot_path_ = dir + "/" + name_;
     where_ = "local:" + dir + " slot " + std::to_string(slot);
-    std::lock_guard<std::mutex> lock(live_mu());
-    live().push_back(this);
+    track();
   }
   ~LocalLease() override {
     release();
-    std::lock_guard<std::mutex> lock(live_mu());
-    auto& v = live();
-    v.erase(std::remove(v.begin(), v.end(), this), v.end());
+    untrack();
   }
 
   void write_mark(int64_t mark_ms) override {
@@ -127,7 +109,7 @@ class LocalLease final : public NodeLease {
   // In a forked child: close this process's copies without touching the parent's lock
   // (it belongs to the open file description, which the parent's descriptor keeps) or its
   // socket. Never takes mu_: a parent thread may have held it at fork time.
-  void drop_inherited() noexcept {
+  void drop_inherited() noexcept override {
     forked_.store(true, std::memory_order_release);
     close_fd(fd_);
     close_fd(dir_fd_);
@@ -241,19 +223,11 @@ class LocalLease final : public NodeLease {
   std::atomic<bool> forked_{false};
 };
 
-void before_fork() { live_mu().lock(); }
-void after_fork_parent() { live_mu().unlock(); }
-void after_fork_child() {
-  for (LocalLease* lease : live()) lease->drop_inherited();
-  live_mu().unlock();
-}
 
 }  // namespace
 
 std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& layout,
                                        const SlotFilter& usable) {
-  static std::once_flag atfork;
-  std::call_once(atfork, [] { pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
   const std::string quoted = "node source " + quote(spec);
   // local[:DIR][?node=N]: "node" pins the slot (a node id of your choosing, kept exclusive
   // and with a persisted mark, as etcd's node=N).
