@@ -309,14 +309,14 @@ void K8sLease::claim(const Layout& layout, const SlotFilter& usable) {
   std::vector<int64_t> slots;
   if (cfg_.node >= 0) {
     if (try_slot(cfg_.node, nullptr, layout, &skipped)) {
-      thread_ = std::thread([this] { renew_loop(); });
+      start_renewing();
       return;
     }
   } else {
     slots = candidates(layout, usable, &seen);
     for (size_t i = 0; i < slots.size(); ++i) {
       if (!try_slot(slots[i], &seen[i], layout, &skipped)) continue;
-      thread_ = std::thread([this] { renew_loop(); });
+      start_renewing();
       return;
     }
   }

@@ -9,19 +9,18 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "k8s_spec.hpp"
 #include "kube_http.hpp"
 #include "kube_reply.hpp"
+#include "lease/renewal_thread.hpp"
 #include "mint/node_claim.hpp"
 
 namespace snowfleet {
@@ -34,8 +33,6 @@ int64_t deadline_margin_ns(int64_t ttl_s);
 
 class K8sLease final : public NodeLease {
  public:
-  enum class Renewal { kConfirmed, kLost, kFailed };
-
   K8sLease(K8sConfig cfg, Target target, std::shared_ptr<Clock> clock);
   ~K8sLease() override;
 
@@ -79,7 +76,7 @@ class K8sLease final : public NodeLease {
   // Holding (node_source_k8s.cc).
   Renewal renew(int64_t mark_ms, std::string* why);
   Renewal after_conflict(std::string* why);
-  void renew_loop();
+  void start_renewing();
   void lease_lost(const std::string& why);
   int64_t wall_us() const { return clock_->wall_ns() / 1000; }
 
@@ -95,12 +92,9 @@ class K8sLease final : public NodeLease {
   std::string rv_;  // the resourceVersion of our last write
   std::atomic<int64_t> deadline_{INT64_MIN};
   std::mutex fence_mu_;  // deadline_ against lost
-  std::mutex stop_mu_;
-  std::condition_variable stop_cv_;
-  bool stop_ = false;
   std::atomic<bool> released_{false};
   bool abandoned_ = false;
-  std::thread thread_;
+  RenewalThread renewer_;
 };
 
 }  // namespace kube

@@ -53,7 +53,7 @@ K8sLease::~K8sLease() {
   if (abandoned_) {
     // Forked child: the handle and the renewal thread are the parent's.
     http_.leak();
-    if (thread_.joinable()) new std::thread(std::move(thread_));
+    renewer_.abandon();
     return;
   }
   release();
@@ -80,7 +80,7 @@ void K8sLease::write_mark(int64_t mark_ms) {
 // holder is still ours it was our own write answered late or not at all (a 504 that was
 // applied): adopt its resourceVersion, unconfirmed (the next renewal confirms). Otherwise
 // the slot was taken over (after our deadline) or released by hand: lost.
-K8sLease::Renewal K8sLease::after_conflict(std::string* why) {
+Renewal K8sLease::after_conflict(std::string* why) {
   Reply r;
   try {
     r = http_.request("GET", path(slot_name(node_id_)), nullptr, request_ms_);
@@ -111,7 +111,7 @@ K8sLease::Renewal K8sLease::after_conflict(std::string* why) {
 // One renewal, carrying `mark_ms`. Confirmed: the deadline moves to this request's send
 // time + TTL - margin. A 5xx, a 403 (an API server restarting), a 401 or no answer is
 // unconfirmed until the deadline, never lost; a 404 (deleted) or a Lease held by another is.
-K8sLease::Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
+Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
   std::lock_guard<std::mutex> lock(http_mu_);
   if (lost()) return Renewal::kLost;
   const nlohmann::json body = renew_patch(rv_, wall_us(), mark_ms);
@@ -151,31 +151,16 @@ K8sLease::Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
   return result;
 }
 
-// Renews every TTL/3; after a failure, again soon (the deadline leaves TTL - margin).
-void K8sLease::renew_loop() {
-  const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
-  const auto retry = std::chrono::milliseconds(std::min<int64_t>(cfg_.ttl_s * 1000 / 10, 500));
-  auto wait = period;
-  for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(stop_mu_);
-      if (stop_cv_.wait_for(lock, wait, [this] { return stop_; })) return;
-    }
+void K8sLease::start_renewing() {
+  renewer_.start(cfg_.ttl_s, [this] {
     std::string why;
-    const Renewal r = renew(mark_ms_.load(std::memory_order_acquire), &why);
-    if (r == Renewal::kLost) return;
-    wait = r == Renewal::kConfirmed ? period : retry;
-  }
+    return renew(mark_ms_.load(std::memory_order_acquire), &why);
+  });
 }
 
 void K8sLease::release() noexcept {
   if (released_.exchange(true)) return;
-  {
-    std::lock_guard<std::mutex> lock(stop_mu_);
-    stop_ = true;
-  }
-  stop_cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  renewer_.stop();
   if (node_id_ < 0 || lost() || !problem().empty()) return;  // the Lease expires by itself
   std::lock_guard<std::mutex> lock(http_mu_);
   try {

@@ -10,19 +10,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include "base/fail.hpp"
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "lease/node_source.hpp"
+#include "lease/renewal_thread.hpp"
 #include "pg_conn.hpp"
 #include "pg_spec.hpp"
 
@@ -45,8 +44,6 @@ std::string holder_identity(std::mt19937_64& rng) {
 
 class PostgresLease final : public NodeLease {
  public:
-  enum class Renewal { kConfirmed, kLost, kFailed };
-
   PostgresLease(PostgresConfig cfg, std::shared_ptr<Clock> clock, const pg::Libpq& api)
       : cfg_(std::move(cfg)),
         clock_(std::move(clock)),
@@ -61,7 +58,7 @@ class PostgresLease final : public NodeLease {
     if (abandoned_) {
       // Forked child: the connection and the renewal thread are the parent's.
       conn_.leak();
-      if (thread_.joinable()) new std::thread(std::move(thread_));
+      renewer_.abandon();
       return;
     }
     release();
@@ -99,7 +96,6 @@ class PostgresLease final : public NodeLease {
   void give_back(int64_t slot);
   void adopt(int64_t slot, const pg::ClaimRow& row, int64_t start_ms, int64_t sent);
   Renewal renew(int64_t mark_ms, std::string* why);
-  void renew_loop();
   void lease_lost(const std::string& why) {
     std::lock_guard<std::mutex> lock(fence_mu_);
     deadline_.store(INT64_MIN, std::memory_order_release);
@@ -117,12 +113,9 @@ class PostgresLease final : public NodeLease {
   int64_t epoch_ = 0;
   std::atomic<int64_t> deadline_{INT64_MIN};
   std::mutex fence_mu_;  // deadline_ against lost
-  std::mutex stop_mu_;
-  std::condition_variable stop_cv_;
-  bool stop_ = false;
   std::atomic<bool> released_{false};
   bool abandoned_ = false;
-  std::thread thread_;
+  RenewalThread renewer_;
 };
 
 void PostgresLease::ensure_table(const Layout& layout) {
@@ -228,7 +221,10 @@ void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {
     slots = candidates(layout, usable);
     for (const int64_t slot : slots) {
       if (!try_slot(slot, layout, &skipped)) continue;
-      thread_ = std::thread([this] { renew_loop(); });
+      renewer_.start(cfg_.ttl_s, [this] {
+        std::string why;
+        return renew(mark_ms_.load(std::memory_order_acquire), &why);
+      });
       return;
     }
   } catch (const pg::Unreachable& e) {
@@ -248,7 +244,7 @@ void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {
 
 // One renewal, carrying `mark_ms` (the mark only grows in the row). Confirmed: the deadline
 // moves to this statement's send time + TTL - margin.
-PostgresLease::Renewal PostgresLease::renew(int64_t mark_ms, std::string* why) {
+Renewal PostgresLease::renew(int64_t mark_ms, std::string* why) {
   std::lock_guard<std::mutex> lock(conn_mu_);
   if (lost()) return Renewal::kLost;
   const std::vector<std::string> params = {std::to_string(node_id_), holder_,
@@ -288,31 +284,9 @@ PostgresLease::Renewal PostgresLease::renew(int64_t mark_ms, std::string* why) {
   return Renewal::kFailed;
 }
 
-// Renews every TTL/3; after a failure, again soon (the deadline leaves TTL - margin).
-void PostgresLease::renew_loop() {
-  const auto period = std::chrono::milliseconds(cfg_.ttl_s * 1000 / 3);
-  const auto retry = std::chrono::milliseconds(std::min<int64_t>(cfg_.ttl_s * 1000 / 10, 500));
-  auto wait = period;
-  for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(stop_mu_);
-      if (stop_cv_.wait_for(lock, wait, [this] { return stop_; })) return;
-    }
-    std::string why;
-    const Renewal r = renew(mark_ms_.load(std::memory_order_acquire), &why);
-    if (r == Renewal::kLost) return;
-    wait = r == Renewal::kConfirmed ? period : retry;
-  }
-}
-
 void PostgresLease::release() noexcept {
   if (released_.exchange(true)) return;
-  {
-    std::lock_guard<std::mutex> lock(stop_mu_);
-    stop_ = true;
-  }
-  stop_cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  renewer_.stop();
   if (node_id_ < 0 || lost() || !problem().empty()) return;  // the row expires by itself
   std::lock_guard<std::mutex> lock(conn_mu_);
   try {
