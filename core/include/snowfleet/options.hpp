@@ -102,8 +102,10 @@ struct GeneratorOptions {
   /// The node id, 0 .. layout.max_node_id(). Required unless node_source is set.
   int64_t node_id = -1;
   /// Where the node id comes from, as one string shared by every language and the CLI:
-  /// "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR][?node=N]",
-  /// "etcd://host:port/prefix?ttl=10". Empty: use node_id.
+  /// "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR][?node=N&share=NAME]"
+  /// (either option, or both), "etcd://host:port/prefix?ttl=10", "postgres://...",
+  /// "k8s-lease://PREFIX". Empty: use node_id. "share=NAME": one leased node id for every
+  /// process of the host naming the registry and the share (docs/fleet.md).
   ///
   /// "local" and "etcd" lease the node id (a slot nobody else holds while this generator
   /// lives) and persist a per-slot high-water mark: a generator never issues an id at or

@@ -12,7 +12,7 @@
 namespace snowfleet {
 namespace detail {
 
-/// "local[:DIR][?node=N][&share=NAME]" (options in any order): the directory as written
+/// "local[:DIR][?node=N&share=NAME]" (either option, or both, in any order): the directory as written
 /// ("" for the private default), the pinned slot (-1: any) and the name of the host-shared
 /// node id to join ("": an exclusive slot). `quoted` starts every refusal; throws
 /// Error(kInvalidArgument) for an unknown or repeated option, a node outside `layout`, a
