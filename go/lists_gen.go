@@ -244,7 +244,8 @@ type Options struct {
 	// pointer).
 	MachineID *int64
 	// NodeSource: Where the node id comes from: "static:37", "env:VAR", "k8s[:OFFSET]",
-	// "local[:DIR]", "etcd://host:port/prefix" (the last two lease it). "": absent.
+	// "local[:DIR][?share=NAME]", "etcd://host:port/prefix", "postgres://...",
+	// "k8s-lease://PREFIX" (the last four lease it). "": absent.
 	NodeSource string
 	// Mode: "strict" (the default) or "monotonic".
 	Mode Mode

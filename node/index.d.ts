@@ -31,7 +31,7 @@ export interface GeneratorOptions {
   datacenterId?: IntLike;
   /** With datacenterId. */
   machineId?: IntLike;
-  /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR]', 'etcd://host:port/prefix?ttl=10'. */
+  /** Where the node id comes from: 'static:37', 'env:VAR', 'k8s[:OFFSET]', 'local[:DIR][?share=NAME]', 'etcd://host:port/prefix?ttl=10', 'postgres://...', 'k8s-lease://PREFIX'. */
   nodeSource?: string;
   /** A Layout or its text form / preset name. Default: Layout.DEFAULT. */
   layout?: Layout | string;

@@ -78,8 +78,10 @@ class Generator(_core.Generator):
 
     The node comes from exactly one of ``node_id``, ``datacenter_id`` + ``machine_id`` (the
     two halves of a split layout's node, e.g. ``layout="twitter"``) or ``node_source``
-    (``"static:37"``, ``"env:VAR"``, ``"k8s[:OFFSET]"``, ``"local[:DIR]"``,
-    ``"etcd://host:port/prefix"``; the last two lease the node id, see :meth:`status`).
+    (``"static:37"``, ``"env:VAR"``, ``"k8s[:OFFSET]"``, ``"local[:DIR][?share=NAME]"``,
+    ``"etcd://host:port/prefix"``, ``"postgres://..."``, ``"k8s-lease://PREFIX"``; the last
+    four lease the node id, see :meth:`status`; ``share=NAME`` gives every process of the
+    host naming the share one node id).
     Arguments left out (None) take the core's defaults: the default layout, ``"strict"``,
     ``max_wait_ms=5``, ``max_drift_ms=1000``. The core checks every rule (one node form,
     ranges, mode names) and raises InvalidArgument naming the argument and the value; a value

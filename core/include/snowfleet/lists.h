@@ -71,7 +71,8 @@
   X(machine_id, "machineId", I64, "The node field's low part; with datacenter_id.")       \
   X(node_source, "nodeSource", TEXT,                                                      \
     "Where the node id comes from: \"static:37\", \"env:VAR\", \"k8s[:OFFSET]\", "        \
-    "\"local[:DIR]\", \"etcd://host:port/prefix\" (the last two lease it).")              \
+    "\"local[:DIR][?share=NAME]\", \"etcd://host:port/prefix\", \"postgres://...\", "      \
+    "\"k8s-lease://PREFIX\" (the last four lease it).")                                   \
   X(mode, "mode", MODE, "\"strict\" (the default) or \"monotonic\".")                     \
   X(max_wait_ms, "maxWaitMs", F64,                                                        \
     "Rewinds up to this many ms are waited out, larger ones refused (default 5).")        \

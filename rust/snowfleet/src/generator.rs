@@ -230,7 +230,8 @@ impl<'a> GeneratorBuilder<'a> {
         self
     }
     /// Where the node id comes from: `"static:37"`, `"env:VAR"`, `"k8s[:OFFSET]"`,
-    /// `"local[:DIR]"`, `"etcd://host:port/prefix"` (the last two lease it).
+    /// `"local[:DIR][?share=NAME]"`, `"etcd://host:port/prefix"`, `"postgres://..."`,
+    /// `"k8s-lease://PREFIX"` (the last four lease it).
     pub fn node_source(mut self, source: impl Into<String>) -> Self {
         self.node_source = Some(source.into());
         self

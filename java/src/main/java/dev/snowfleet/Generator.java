@@ -196,8 +196,9 @@ public final class Generator implements AutoCloseable {
 
         /**
          * Where the node id comes from, as the string every snowfleet package and the CLI
-         * share: "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR]",
-         * "etcd://host:port/prefix?ttl=10". "local" and "etcd" lease the node id (see
+         * share: "static:37", "env:SNOWFLEET_NODE_ID", "k8s[:OFFSET]", "local[:DIR][?share=NAME]",
+         * "etcd://host:port/prefix?ttl=10", "postgres://...", "k8s-lease://PREFIX". The last
+         * four lease the node id (see
          * {@link Status#leaseState()}). An empty string is refused by {@link #build()}.
          */
         public Builder nodeSource(String nodeSource) {
