@@ -99,9 +99,13 @@ class GeneratorCore::SlowCall {
         g_.mode_ == Mode::kStrict,  g_.max_drift_ms_, g_.max_wait_ns_ / kNsPerMs};
     const SlowDecision d = detail::decide_slow(rules, {r_.state, r_.now, want_, false, 0});
     if (d.step != SlowStep::kWait || !reserving_) return d;
-    // Would wait again under contention: reserve ahead, within what is left of the budget.
+    // Would wait again under contention: reserve ahead, within what is left of the budget,
+    // but never further ahead of the clock than another call waits for (rules.wait_ms):
+    // that call reads the clock after the state, and would take a lead beyond its budget
+    // for the clock moving back.
     const int64_t left = deadline_ - g_.clock_->monotonic_ns();
-    const int64_t extra_ms = (left > 0 ? left : g_.budget_ns_) / kNsPerMs + 1;
+    const int64_t extra_ms =
+        std::min((left > 0 ? left : g_.budget_ns_) / kNsPerMs + 1, rules.wait_ms);
     return detail::decide_slow(rules, {r_.state, r_.now, want_, true, extra_ms});
   }
 
