@@ -30,6 +30,7 @@
 #include "base/quote.hpp"
 #include "local_claim.hpp"
 #include "local_registry.hpp"
+#include "mint/mark_keeper.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -78,6 +79,7 @@ class SharedLease final : public NodeLease, ForkDropped {
     ShareFile* file = nullptr;
     int share_fd = -1, slot_fd = -1, dir_fd = -1, sock = -1, sock2 = -1;
     std::string dir, share;
+    int64_t last_ms = 0;  // the layout's last millisecond (Unix ms): no mark beyond it
   };
 
   explicit SharedLease(Parts p) : p_(std::move(p)) {
@@ -99,7 +101,10 @@ class SharedLease final : public NodeLease, ForkDropped {
   std::atomic<int64_t>* shared_state() noexcept override { return &p_.file->state; }
 
   // Raises the slot's mark to at least `mark_ms`. Another sharer's write that covers it
-  // already is enough (it is durable: the file's mark moves only after the fsync).
+  // already is enough (it is durable: the file's mark moves only after the fsync). A write
+  // goes half a keeper's lead further than asked: every sharer's keeper asks for about
+  // the same mark (the clock plus its lead), so one write covers them all for that long,
+  // and the sharers together write about twice a second however many they are.
   void write_mark(int64_t mark_ms) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (p_.share_fd < 0) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
@@ -166,18 +171,21 @@ class SharedLease final : public NodeLease, ForkDropped {
     if (!lock_within(p_.share_fd, kWriterByte, kWriterWaitMs, &err)) {
       const std::string why = where_ + ": could not persist the high-water mark: " +
                               (registry::is_held_errno(err)
-                                   ? "another sharer has held the mark writer's lock for " +
-                                         std::to_string(kWriterWaitMs) + " ms (stopped?)"
+                                   ? "other sharers held the mark writer's lock for " +
+                                         std::to_string(kWriterWaitMs) +
+                                         " ms (one stopped, or a disk that slow)"
                                    : "cannot lock " + p_.dir + "/share-" + p_.share + ": " +
                                          errno_text(err));
       set_problem(why);
       throw Error(ErrorKind::kLeaseLost, why);
     }
     std::string why;
+    const int64_t ahead =
+        std::max(mark_ms, std::min(mark_ms + MarkKeeper::kAheadMs / 2, p_.last_ms));
     const bool ok = p_.file->mark_ms.load(std::memory_order_acquire) >= mark_ms ||
-                    registry::write_mark(p_.dir_fd, name_, p_.dir, mark_ms, &why);
-    if (ok && p_.file->mark_ms.load(std::memory_order_acquire) < mark_ms)
-      p_.file->mark_ms.store(mark_ms, std::memory_order_release);
+                    registry::write_mark(p_.dir_fd, name_, p_.dir, ahead, &why);
+    if (ok && p_.file->mark_ms.load(std::memory_order_acquire) < ahead)
+      p_.file->mark_ms.store(ahead, std::memory_order_release);
     unlock_byte(p_.share_fd, kWriterByte);
     if (!ok) {
       why = where_ + ": could not persist the high-water mark: " + why;
@@ -285,6 +293,7 @@ class Join {
     parts.share_fd = share_fd;
     parts.dir = spec_.dir;
     parts.share = spec_.share;
+    parts.last_ms = layout_.max_timestamp_ms();
     try {
       if (alone ? !claim_first(&parts) : !join_live(&parts)) {
         if (alone) unlock_byte(share_fd, kMemberByte);
