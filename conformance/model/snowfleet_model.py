@@ -1,7 +1,7 @@
 """Reference model of snowfleet, in plain Python, for producing conformance vectors.
 
 It implements the seeds' algorithm (001, section 11) as the project specifies it, with the
-fixes the issues require, independently of the C++ core:
+fixes the project requires, independently of the C++ core:
 
 * one bit layout type (epoch, timestamp bits, optional datacenter/machine split, sequence);
 * compose/decode that reject, never mask, out-of-field values;

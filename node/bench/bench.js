@@ -407,7 +407,7 @@ function main() {
       '',
     ],
   ];
-  console.log('\ntargets (issue 4)');
+  console.log('\ntargets');
   for (const [what, ok, detail] of checks) console.log(`  ${ok ? 'met    ' : 'NOT MET'}  ${what}  ${detail}`);
   if (JSON_OUT) writeJson(JSON_OUT, m, samples, b, rw);
   void sink;

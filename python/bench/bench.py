@@ -209,7 +209,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if bare is not None:
         checks.append((f"monotonic next_id vs a bare pybind11 call: {mono / bare.median:.2f}x",
                        "", True))
-    print("ratios and targets (issue 3):")
+    print("ratios and targets:")
     for text, target, ok in checks:
         mark = ("ok  " if ok else "MISS") if target else "    "
         print(f"  {mark} {text:<72} {target}")
