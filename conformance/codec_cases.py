@@ -1,6 +1,6 @@
 """The cases of conformance/vectors/codec.json (written by generate.py): compose, decode and
-parse_id, with the seeds' worked examples and out-of-range inputs. Expected values come
-from model/snowfleet_model.py; the seeds' worked examples are checked here against them.
+parse_id, with the reference's worked examples and out-of-range inputs. Expected values come
+from model/snowfleet_model.py; the reference's worked examples are checked here against them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The cases of conformance/vectors/layout.json (written by generate.py): layout text parsed
 and printed, presets, layouts made from their fields, derived limits, and invalid layouts.
-Expected values come from model/snowfleet_model.py; the seeds' bit-layout assertions are
+Expected values come from model/snowfleet_model.py; the reference's bit-layout assertions are
 checked here against them.
 """
 
@@ -27,7 +27,7 @@ def layout_cases():
 
     d = parse("layout.parse.default_preset", "default",
               "001 section 11: 1 | 41 | 10 | 12, epoch 2024-01-01 (bit layout assertions)")
-    # The seed's bit-layout assertions, on the model's answer.
+    # The reference's bit-layout assertions, on the model's answer.
     assert d["max_node_id"] == 1023 and d["max_sequence"] == 4095
     assert d["max_elapsed_ms"] == "2199023255551"
     assert d["timestamp_shift"] == 22 and d["node_shift"] == 12

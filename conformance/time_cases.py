@@ -185,7 +185,7 @@ def time_cases():
                       "text": text, "expect": expect})
 
     by_id = {c["id"]: c["expect"] for c in cases}
-    # Anchors: the seeds' instants, the presets' epochs, both ends of 0000-9999.
+    # Anchors: the reference's instants, the presets' epochs, both ends of 0000-9999.
     assert by_id["time.accept.seed_literal"] == {"timestamp_ms": "1737747358021"}
     assert by_id["time.accept.twitter_worked_example"] == {"timestamp_ms": "1700000000000"}
     for preset, (epoch, *_bits) in m.PRESETS.items():

@@ -10,7 +10,7 @@ const { throwsLike, SEED_MS, SEED_ID } = require('./helpers.js');
 
 const frozen = (ms = SEED_MS) => new sf.testing.ScriptedClock([{ ms }]);
 
-test("the seeds' literal: node 37 on a frozen clock mints 141264821508263936", () => {
+test("the reference's literal: node 37 on a frozen clock mints 141264821508263936", () => {
   const g = new sf.Generator({ nodeId: 37, clock: frozen() });
   assert.equal(g.nextId(), SEED_ID);
   const g2 = new sf.Generator({ nodeId: 37, clock: frozen() });

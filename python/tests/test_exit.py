@@ -37,7 +37,7 @@ def start(count, target):
 """
 
 SCENARIOS: Dict[str, str] = {
-    # The seeds' strict mode at the 4,096 ids/ms cap: single ids wait for the next ms.
+    # The reference's strict mode at the 4,096 ids/ms cap: single ids wait for the next ms.
     "strict_single_ids": """
         gen = Generator(7)
         def mint():
