@@ -1,6 +1,6 @@
 // Generator benchmarks. Every figure has a peer measured in the same run:
 //   - a bare clock_gettime(CLOCK_REALTIME), the cost floor of any id that reads the clock;
-//   - the seeds' algorithm as a plain mutex + busy-spin generator (strict mode's peer);
+//   - the reference's algorithm as a plain mutex + busy-spin generator (strict mode's peer);
 //   - the monotonic generator's own algorithm behind a std::mutex (the CAS design's peer);
 //   - for leased node ids ("local:DIR", and "etcd://..." when $SNOWFLEET_BENCH_ETCD names an
 //     etcd host:port), the same generator without a lease: the lease must cost nothing
@@ -31,7 +31,7 @@ int64_t now_ms() {
   return int64_t{ts.tv_sec} * 1000 + ts.tv_nsec / 1000000;
 }
 
-// The seeds' Snowflake (001 section 11) in C++: one mutex, spin while the millisecond's
+// The reference's Snowflake (001 section 11) in C++: one mutex, spin while the millisecond's
 // sequence is spent. No rewind handling beyond refusing: it is the throughput peer.
 class SeedMutexSpin {
  public:

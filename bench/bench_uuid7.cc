@@ -1,7 +1,7 @@
 // UUIDv7 benchmarks, run in the same binary as bench_generator.cc so that its BM_ClockRead
 // (one clock_gettime(CLOCK_REALTIME)) is the peer measured in the same run:
 //   snowfleet_bench --benchmark_filter='BM_ClockRead|Uuid7'
-// The target (issue 13) is a UUID within 2x one clock read.
+// The target is a UUID within 2x one clock read.
 #include <benchmark/benchmark.h>
 
 #include <chrono>

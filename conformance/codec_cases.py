@@ -1,6 +1,6 @@
 """The cases of conformance/vectors/codec.json (written by generate.py): compose, decode and
-parse_id, with the seeds' worked examples and out-of-range inputs. Expected values come
-from model/snowfleet_model.py; the seeds' worked examples are checked here against them.
+parse_id, with the reference's worked examples and out-of-range inputs. Expected values come
+from model/snowfleet_model.py; the reference's worked examples are checked here against them.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def codec_cases():
     decode("codec.decode_latest_time", "2^63 - 1 under 52 timestamp bits after the latest "
            "epoch: the latest time any layout stamps (year 152,713; SQL's timestamp() lost "
            "microseconds there)", "52.0.11@253402300799999", "9223372036854775807")
-    compose("codec.discord_layout", "issue 2: discord preset", "discord", 1420070400000 + 123456,
+    compose("codec.discord_layout", "discord preset", "discord", 1420070400000 + 123456,
             7, dc=1, machine=2)
     compose("codec.layout_42_8_13", "001 section 5a: 42/8/13", "42.8.13@1704067200000",
             E + (1 << 41) + 5, 8191, node=255)
@@ -101,7 +101,7 @@ def codec_cases():
             E + (1 << 41), 0, node=1)
     compose("codec.error.timestamp_negative", "negative timestamps are rejected", DEFAULT,
             -5, 0, node=1)
-    compose("codec.error.node_too_large", "000/issue 2: node ids above the field are rejected",
+    compose("codec.error.node_too_large", "node ids above the field are rejected",
             DEFAULT, E, 0, node=1024)
     cases[-1]["expect"]["message_contains"] = ["1024"]
     compose("codec.error.node_negative", "negative node ids are rejected", DEFAULT, E, 0, node=-1)

@@ -9,9 +9,9 @@ time.json, or model/text_model.py for text.json and range.json, never from the c
 test. The cases live in one file per vector file or theme: layout_cases.py,
 codec_cases.py, time_cases.py, argument_cases.py, text_cases.py, range_cases.py, and for
 scenarios.json the data in scenario_cases_*.py, id_space_cases.py and
-differential_cases.py, which scenario.py runs through the model. The seeds' worked
+differential_cases.py, which scenario.py runs through the model. The reference's worked
 examples and Working Python assertions are asserted there against the model's results,
-so a vector that contradicts the seeds cannot be written.
+so a vector that contradicts the reference cannot be written.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from text_cases import text_cases  # noqa: E402  (text.json: base32 / base62 for
 from range_cases import range_cases  # noqa: E402  (range.json: min_id / max_id / id_range)
 from uuid7_cases import uuid7_cases  # noqa: E402  (uuid7.json's cases)
 from scenario import build  # noqa: E402  (runs scenario data through the model)
-from scenario_cases_seeds import SEED_SCENARIOS  # noqa: E402
+from scenario_cases_reference import REFERENCE_SCENARIOS  # noqa: E402
 from scenario_cases_strict import STRICT_SCENARIOS  # noqa: E402
 from scenario_cases_monotonic import CONSTRUCT_SCENARIOS, MONOTONIC_SCENARIOS  # noqa: E402
 
@@ -48,7 +48,7 @@ SCHEMA_VERSION = 1
 def scenario_cases():
     """scenarios.json: the cases written as data in scenario_cases_*.py and id_space_cases.py
     (run through the model by scenario.build), then the differential test's finds."""
-    entries = (SEED_SCENARIOS + STRICT_SCENARIOS + MONOTONIC_SCENARIOS + CONSTRUCT_SCENARIOS
+    entries = (REFERENCE_SCENARIOS + STRICT_SCENARIOS + MONOTONIC_SCENARIOS + CONSTRUCT_SCENARIOS
                + ID_SPACE_SCENARIOS)
     out = [build(entry) for entry in entries]
     out.extend(differential_cases())
@@ -68,13 +68,13 @@ def documents():
             "generated_by": "conformance/generate.py", "cases": layout_cases()},
         "codec.json": {
             "schema_version": SCHEMA_VERSION, "kind": "codec",
-            "description": "compose / decode / parse_id, with the seeds' worked examples and "
+            "description": "compose / decode / parse_id, with the reference's worked examples and "
                            "out-of-range inputs.",
             "generated_by": "conformance/generate.py", "cases": codec_cases()},
         "scenarios.json": {
             "schema_version": SCHEMA_VERSION, "kind": "scenario",
             "description": "Generators on scripted clocks: every executable assertion of the "
-                           "seeds' Working Python, rewinds, exhaustion, drift, batches, stats.",
+                           "reference's Working Python, rewinds, exhaustion, drift, batches, stats.",
             "generated_by": "conformance/generate.py", "cases": scenario_cases()},
         "arguments.json": {
             "schema_version": SCHEMA_VERSION, "kind": "arguments",

@@ -1,11 +1,11 @@
-"""Scenario cases for id spaces and the edges of a layout's window (issue 10, items 2 to 5
-and 15), appended to vectors/scenarios.json by generate.py.
+"""Scenario cases for id spaces and the edges of a layout's window, appended to
+vectors/scenarios.json by generate.py.
 
 Written as data for scenario.build (the entry format is described there). Generators on
 one clock object (`clock_of`) share a time, so the ones whose ids occupy the same bits share
 one state; `deferred` generators are opened by a step, after others closed. Expected values
 come from model/snowfleet_model.py; the `expect`, `decoded` and `checks` here assert what
-the issue requires against them, so a vector cannot contradict it.
+the project requires against them, so a vector cannot contradict it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _window_end(layout: str, mode: str) -> dict:
     last_ms = lay.max_timestamp_ms
     return {
         "id": f"edges.window_end.{layout.split('@')[0].replace('.', '_')}_{mode}",
-        "source": "issue 10 item 2: timestamp + sequence = 63 bits: the window's last "
+        "source": "timestamp + sequence = 63 bits: the window's last "
                   "millisecond ends at id 2^63 - 1 and nothing wraps",
         "generators": [{"layout": layout, "node_id": lay.max_node_id, "mode": mode,
                         "clock": [{"ms": last_ms - 1}, {"ms": last_ms}]}],
@@ -44,7 +44,7 @@ def _window_end(layout: str, mode: str) -> dict:
 ID_SPACE_SCENARIOS = [
     # --- twin layouts: one id space however it is spelled ----------------------------------
     {"id": "id_space.twin_layouts_share_one_state",
-     "source": "issue 10 item 3: the twitter preset and 41.10.12 with Twitter's epoch put "
+     "source": "the twitter preset and 41.10.12 with Twitter's epoch put "
                "node 37 (datacenter 1, machine 5) in the same bits: one state, one sequence",
      "generators": [{"name": "t", "layout": "twitter", "node_id": 37,
                      "clock": [{"ms": TWITTER_EPOCH + 5000}]},
@@ -60,7 +60,7 @@ ID_SPACE_SCENARIOS = [
                {"gen": "t", "op": "status"}]},
 
     {"id": "id_space.other_epoch_is_another_space",
-     "source": "issue 10 item 3: the same bits under another epoch are another id space "
+     "source": "the same bits under another epoch are another id space "
                "(state not shared, nothing refused)",
      "generators": [{"name": "t", "layout": "twitter", "node_id": 37,
                      "clock": [{"ms": E + 5000}]},
@@ -70,7 +70,7 @@ ID_SPACE_SCENARIOS = [
 
     # --- overlapping shapes ----------------------------------------------------------------
     {"id": "id_space.overlapping_shape_refused_while_open",
-     "source": "issue 10 item 3: 41.11.11 node 10 mints ids 41.10.12 node 5 mints (bits "
+     "source": "41.11.11 node 10 mints ids 41.10.12 node 5 mints (bits "
                "12..21 read 5); they cannot share one state, so the second is refused while "
                "the first is open, and once it closed continues after its last millisecond",
      "generators": [{"name": "a", "node_id": 5, "mode": MONO, "clock": [{"ms": E + 500}]},
@@ -92,7 +92,7 @@ ID_SPACE_SCENARIOS = [
 
     # --- successive generators -------------------------------------------------------------
     {"id": "id_space.successor_continues_after_closed_generator",
-     "source": "issue 10 item 5: a generator made after another one of its id space closed "
+     "source": "a generator made after another one of its id space closed "
                "continues after the last millisecond that one issued, even a borrowed one",
      # The wall clock stands at E + 100 for the first 10,002 readings, then moves 1 ms a read.
      "generators": [{"name": "g", "node_id": 37, "mode": MONO,
@@ -116,7 +116,7 @@ ID_SPACE_SCENARIOS = [
 
     # --- strict beside a monotonic sibling -------------------------------------------------
     {"id": "id_space.strict_never_ahead_of_its_clock",
-     "source": "issue 10 item 4: after a monotonic sibling ran 500 ms ahead, a strict "
+     "source": "after a monotonic sibling ran 500 ms ahead, a strict "
                "generator of the node refuses instead of issuing ahead of its wall clock",
      "generators": [{"name": "mono", "layout": SIXTEEN, "node_id": 9, "mode": MONO,
                      "clock": [{"ms": E + 1000}]},
@@ -130,7 +130,7 @@ ID_SPACE_SCENARIOS = [
 
     # --- reserving ahead under contention ---------------------------------------------------
     {"id": "strict.reserve_ahead.rewind_while_held_refused",
-     "source": "issue 10 item 4: a call that found its millisecond taken after waiting "
+     "source": "a call that found its millisecond taken after waiting "
                "reserves the next one and holds it; when the clock goes back 40 ms meanwhile "
                "it refuses (the held id is skipped) instead of returning an id 41 ms ahead",
      "generators": [{"layout": f"41.21.1@{E}", "node_id": 0,
@@ -147,7 +147,7 @@ ID_SPACE_SCENARIOS = [
 
     # --- scripted clocks must stay within an int64 of nanoseconds --------------------------
     {"id": "clock.reading_outside_ns_range_refused",
-     "source": "issue 10 item 15: a scripted clock at 9.3e12 ms would wrap in nanoseconds",
+     "source": "a scripted clock at 9.3e12 ms would wrap in nanoseconds",
      "generators": [{"clock": [{"ms": 9_300_000_000_000}],
                      "expect": {"error": "INVALID_ARGUMENT"},
                      "message_contains": ["9300000000000"]},
@@ -155,7 +155,7 @@ ID_SPACE_SCENARIOS = [
      "steps": [{"gen": "h", "op": "next_id"}]},
 
     {"id": "clock.pattern_leaving_ns_range_refused_at_the_reading",
-     "source": "issue 10 item 15: a pattern that walks out of the range refuses the reading "
+     "source": "a pattern that walks out of the range refuses the reading "
                "that would leave it, and the generator issues nothing for it",
      "generators": [{"layout": "52.0.11@0", "node_id": 0,
                      "clock": [{"ms": m.MAX_ABS_CLOCK_MS - 1, "step_ms": 1}]}],

@@ -1,6 +1,6 @@
 """The cases of conformance/vectors/layout.json (written by generate.py): layout text parsed
 and printed, presets, layouts made from their fields, derived limits, and invalid layouts.
-Expected values come from model/snowfleet_model.py; the seeds' bit-layout assertions are
+Expected values come from model/snowfleet_model.py; the reference's bit-layout assertions are
 checked here against them.
 """
 
@@ -27,7 +27,7 @@ def layout_cases():
 
     d = parse("layout.parse.default_preset", "default",
               "001 section 11: 1 | 41 | 10 | 12, epoch 2024-01-01 (bit layout assertions)")
-    # The seed's bit-layout assertions, on the model's answer.
+    # The reference's bit-layout assertions, on the model's answer.
     assert d["max_node_id"] == 1023 and d["max_sequence"] == 4095
     assert d["max_elapsed_ms"] == "2199023255551"
     assert d["timestamp_shift"] == 22 and d["node_shift"] == 12
@@ -36,8 +36,8 @@ def layout_cases():
               "000: Twitter epoch 1288834974657, 41 / 5 dc + 5 machine / 12")
     assert t["text"] == TWITTER and t["max_datacenter_id"] == 31 and t["max_machine_id"] == 31
     parse("layout.parse.twitter_text", TWITTER, "000: the 4-field text form")
-    parse("layout.parse.discord_preset", "discord", "issue 2: discord preset, epoch 1420070400000")
-    parse("layout.parse.discord_text", "41.5.5.12@1420070400000", "issue 2: discord preset")
+    parse("layout.parse.discord_preset", "discord", "discord preset, epoch 1420070400000")
+    parse("layout.parse.discord_text", "41.5.5.12@1420070400000", "discord preset")
     parse("layout.parse.zero_datacenter_is_unsplit", "41.0.10.12@1704067200000",
           "a 0-bit datacenter field is the unsplit layout (canonical text has 3 fields)")
     parse("layout.parse.seed_42_8_13", "42.8.13@1704067200000",
@@ -113,7 +113,7 @@ def layout_cases():
         case["expect"] = expect
         cases.append(case)
 
-    create("layout.create.default", "issue 2: the default layout from its fields", E, 41, 12, node=10)
+    create("layout.create.default", "the default layout from its fields", E, 41, 12, node=10)
     create("layout.create.twitter", "000: the Twitter layout from its fields", 1288834974657, 41, 12,
            dc=5, machine=5)
     create("layout.create.split_needs_datacenter_bits", "a split layout has >= 1 datacenter bit",

@@ -1,7 +1,7 @@
 """Runs scenario cases written as data through the reference model, into the cases of
 vectors/scenarios.json.
 
-A case entry (see scenario_cases_seeds.py and the other scenario_cases_*.py files) is
+A case entry (see scenario_cases_reference.py and the other scenario_cases_*.py files) is
 
     {"id": "...", "source": "...",
      "generators": [{"name": "g", "node_id": 1023, "clock": [{"ms": E + 1}]}],
@@ -77,7 +77,7 @@ def seg(ms, count=None, step_ms=None, every=None):
 
 
 def scripted(values):
-    """The seed's scripted_clock(values) as segments: the values, then +1 ms per read."""
+    """The reference's scripted_clock(values) as segments: the values, then +1 ms per read."""
     segs = [{"ms": v} for v in values]
     segs[-1]["step_ms"] = 1
     return segs

@@ -13,7 +13,7 @@ MONO = "monotonic"
 
 MONOTONIC_SCENARIOS = [
     {"id": "monotonic.drift_limit_waits_then_refuses",
-     "source": "issue 2: max_drift_ms bounds how far the logical clock runs ahead; on a frozen "
+     "source": "max_drift_ms bounds how far the logical clock runs ahead; on a frozen "
                "clock it waits out the budget, then refuses",
      "generators": [{"mode": MONO, "max_drift_ms": 2, "clock": [{"ms": E + 50}]}],
      "steps": [{"op": "next_id", "repeat": 3 * 4096, "checks": ["ascending"]},
@@ -78,7 +78,7 @@ _BAD = {"expect": {"error": "INVALID_ARGUMENT"}, "clock": [{"ms": E}]}
 
 CONSTRUCT_SCENARIOS = [
     {"id": "construct.invalid_arguments",
-     "source": "issue 2/3/4/5: bad generator arguments are rejected with InvalidArgument",
+     "source": "bad generator arguments are rejected with InvalidArgument",
      "generators": [
          dict(_BAD, name="node_too_large", node_id=1024, message_contains=["1024"]),
          dict(_BAD, name="node_negative", node_id=-1),

@@ -1,6 +1,6 @@
 """Checks on the vector files themselves (run by scripts/test/core.sh with pytest):
 they are strict JSON, follow schema.json, have unique ids, and are not stale against the
-reference model; the seeds' own Working Python still passes."""
+reference model; the reference's own Working Python still passes."""
 
 import json
 import pathlib
@@ -62,5 +62,5 @@ def test_vectors_are_not_stale():
     assert r.returncode == 0, r.stderr
 
 
-def test_seed_working_python_passes():
-    runpy.run_path(str(HERE / "model" / "seed_reference.py"), run_name="seed")
+def test_the_reference_snowflakes_own_assertions_pass():
+    runpy.run_path(str(HERE / "model" / "reference_snowflake.py"), run_name="reference_snowflake")

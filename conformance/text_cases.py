@@ -55,7 +55,7 @@ def text_cases():
     for i, value in enumerate(_codec_ids()):
         for enc in ENCODINGS:
             round_trip(f"text.codec_id_{i:02d}.{enc}",
-                       f"issue 13: the round trip of codec.json's id {value}", enc, value)
+                       f"the round trip of codec.json's id {value}", enc, value)
     for enc in ENCODINGS:
         round_trip(f"text.max_int64.{enc}", "2^63 - 1, the largest id", enc, 2**63 - 1)
         round_trip(f"text.one.{enc}", "1: fixed width, leading zeros", enc, 1)
@@ -68,7 +68,7 @@ def text_cases():
         return "".join(t.B32[(n >> (60 - 5 * i)) & 31] for i in range(13))
     for value in _codec_ids() + [2**63 - 1, 1]:
         assert tsid_string(value) == t.format_text("base32", value), value
-    r = parse("text.base32.seed_literal", "issue 13: the API sketch literal in base32", "base32",
+    r = parse("text.base32.seed_literal", "the API sketch literal in base32", "base32",
               tsid_string(141264821508263936))
     assert r == {"id": "141264821508263936"}
     parse("text.base32.lower_case", "case-insensitive in: TSID accepts lower case", "base32",

@@ -1,6 +1,7 @@
-// An etcd prefix wiped or restored under live holders (issue 12, the etcd analogue of issue
-// 10): the prefix's genesis key (core/src/lease/etcd/etcd_genesis.hpp). Two generators on scripted
-// clocks of their own hold their slots with two etcd leases, as two processes would.
+// An etcd prefix wiped or restored under live holders (the etcd analogue of a local registry
+// wiped under a live holder): the prefix's genesis key (core/src/lease/etcd/etcd_genesis.hpp).
+// Two generators on scripted clocks of their own hold their slots with two etcd leases, as
+// two processes would.
 // Hidden tests: scripts/test/fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD;
 // they edit keys with etcdctl ($SNOWFLEET_TEST_ETCDCTL when set).
 #include <catch2/catch.hpp>

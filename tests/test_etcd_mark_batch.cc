@@ -1,9 +1,8 @@
-// Mark writes of one process go to etcd together (issue 12 item 5): every held generator's
-// keeper keeps its slot's mark ahead, even idle, and one transaction per process carries
-// the marks due at once, each slot with its own compare. White-box (node_source.hpp) for
-// the stolen-slot case. Hidden tests: scripts/test/fleet.sh runs them (tag [fleet]) against
-// $SNOWFLEET_TEST_ETCD; [.etcd-plaintext] because they read etcd's metrics and keys with
-// plain curl and etcdctl.
+// Mark writes of one process go to etcd together: every held generator's keeper keeps its slot's
+// mark ahead, even idle, and one transaction per process carries the marks due at once, each slot
+// with its own compare. White-box (node_source.hpp) for the stolen-slot case. Hidden tests:
+// scripts/test/fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD; [.etcd-plaintext]
+// because they read etcd's metrics and keys with plain curl and etcdctl.
 #include <catch2/catch.hpp>
 
 #include <chrono>

@@ -1,10 +1,9 @@
-// One etcd lease per process (issue 12 item 5): the leases of one process for the same
-// endpoints, prefix, TTL and credentials share one etcd lease and one keepalive thread;
-// white-box (node_source.hpp) so that the test can see which etcd lease a slot is held by.
-// Hidden tests: scripts/test/fleet.sh runs them (tag [fleet]) against $SNOWFLEET_TEST_ETCD.
-// Tagged [.etcd-plaintext], not [.etcd]: they inspect etcd with plain curl and etcdctl
-// (lease TTLs, keys), so tests/fleet/etcd_tls_auth_test.py, which reruns [.etcd] over TLS
-// and with users, leaves them out.
+// One etcd lease per process: the leases of one process for the same endpoints, prefix, TTL and
+// credentials share one etcd lease and one keepalive thread; white-box (node_source.hpp) so that
+// the test can see which etcd lease a slot is held by. Hidden tests: scripts/test/fleet.sh runs
+// them (tag [fleet]) against $SNOWFLEET_TEST_ETCD. Tagged [.etcd-plaintext], not [.etcd]: they
+// inspect etcd with plain curl and etcdctl (lease TTLs, keys), so
+// tests/fleet/etcd_tls_auth_test.py, which reruns [.etcd] over TLS and with users, leaves them out.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>

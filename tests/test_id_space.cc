@@ -1,7 +1,7 @@
 // Id spaces: generators share state by the ids they can mint, not by how their layout is
 // spelled, which clock object they were given, or whether an earlier generator of the space
 // is still open; and every layout the parser accepts mints correctly up to the window's
-// last id (issue 10, items 2 to 5 and 15).
+// last id.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -34,7 +34,7 @@ TEST_CASE("layout text form round-trips for every valid bit split", "[layout]") 
   CHECK(checked > 200);
 }
 
-TEST_CASE("presets have names and the default layout is the seeds'", "[layout]") {
+TEST_CASE("presets have names and the default layout is the reference's", "[layout]") {
   CHECK(std::string(Layout().preset_name()) == "default");
   CHECK(Layout().to_string() == "41.10.12@1704067200000");
   CHECK(std::string(Layout::kTwitter.preset_name()) == "twitter");

@@ -225,7 +225,7 @@ TEST_CASE("local: a forked child closes its copies at once: the slot is the pare
 
 TEST_CASE("local: ?node=N pins a slot: held once, its mark kept across generators",
           "[fleet][local]") {
-  // The opt-in persisted mark for a node id of one's choosing (issue 10 item 5).
+  // The opt-in persisted mark for a node id of one's choosing.
   const std::string dir = temp_dir();
   const std::string src = "local:" + dir + "?node=37";
   int64_t last;

@@ -1,4 +1,4 @@
-// A claim storm on a local registry (issue 12 item 6): every slot of a 10-bit layout
+// A claim storm on a local registry: every slot of a 10-bit layout
 // claimed at once by threads of several processes, and one after another by one process.
 // Prints the claim latency; asserts only counts (distinct slots, no duplicate id, the
 // refusal of one claimant too many).

@@ -292,7 +292,7 @@ void check_quoted(const Error& e, const std::string& expected) {
 }  // namespace
 
 TEST_CASE("node-source messages quote outside text as every message does", "[node-source]") {
-  // Each of these showed the bytes raw (found by the issue-11 breaker review).
+  // Each of these once showed the bytes raw.
   check_quoted(claim_error("static:\n1"), "'static:\\x0a1'");
   check_quoted(claim_error(std::string("static:\n\0", 9)), "'static:\\x0a\\x00'");
   setenv("SNOWFLEET_TEST_CTRL", "1\n\x1b[2J\xff", 1);

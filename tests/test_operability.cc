@@ -1,4 +1,4 @@
-// What an operator alerts on (issue 12 item 7): the mark's headroom in status(), failed
+// What an operator alerts on: the mark's headroom in status(), failed
 // mark writes and failed lease renewals in stats(). The fields themselves are listed once
 // (SNOWFLEET_STATS_FIELDS / SNOWFLEET_STATUS_FIELDS) and checked per language elsewhere.
 #include <catch2/catch.hpp>

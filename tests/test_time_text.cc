@@ -43,7 +43,7 @@ TEST_CASE("parse_iso8601 gives the instants Python's datetime gives", "[time]") 
   CHECK(parse_iso8601("9999-12-31T23:59:59.999Z") == kLastMs);
   CHECK(parse_iso8601("2025-01-24T20:35:58.021+01:00") == 1737747358021);
   CHECK(parse_iso8601("1999-12-31T16:00:00-08:00") == 946684800000);
-  // The seed's literal id, composed from its text.
+  // The reference's literal id, composed from its text.
   CHECK(compose(Layout(), parse_iso8601("2025-01-24T19:35:58.021Z"), 37, 0) == 141264821508263936);
 }
 

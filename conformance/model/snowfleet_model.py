@@ -1,7 +1,7 @@
 """Reference model of snowfleet, in plain Python, for producing conformance vectors.
 
-It implements the seeds' algorithm (001, section 11) as the project specifies it, with the
-fixes the issues require, independently of the C++ core:
+It implements the reference's algorithm (001, section 11) as the project specifies it, with the
+fixes the project requires, independently of the C++ core:
 
 * one bit layout type (epoch, timestamp bits, optional datacenter/machine split, sequence);
 * compose/decode that reject, never mask, out-of-field values;
@@ -9,7 +9,7 @@ fixes the issues require, independently of the C++ core:
 * the strict generator (wait out a rewind up to max_wait_ms, refuse a larger one; wait for
   the next millisecond when 2^sequence_bits ids are spent) where ONE monotonic deadline,
   set at the first wait and worth max(max_wait_ms, 1 ms), bounds all waiting in a call, and
-  where no error path changes the state (unlike the seed's _wait_next_ms, which bumps the
+  where no error path changes the state (unlike the reference's _wait_next_ms, which bumps the
   sequence before it may raise: Twitter snowflake issue #6's shape);
 * the monotonic generator (logical clock max(last, now), borrowing the next millisecond on
   overflow) with max_drift_ms: beyond it the generator waits, inside the same deadline, or

@@ -19,7 +19,7 @@
 // Correctness, same process:
 //   burst  - 1,000,000 ids as fast as each library mints them on the real clock: how many
 //            duplicates and how many throws.
-//   rewind - the seeds' section 8 fault: the clock advances 1 ms every 4 reads, steps back
+//   rewind - the reference's section 8 fault: the clock advances 1 ms every 4 reads, steps back
 //            300 ms after 4,000 reads, and walks forward again; 8,000 calls. JS peers see it
 //            through Date.now, snowfleet through testing.ScriptedClock with the same script.
 //
@@ -407,7 +407,7 @@ function main() {
       '',
     ],
   ];
-  console.log('\ntargets (issue 4)');
+  console.log('\ntargets');
   for (const [what, ok, detail] of checks) console.log(`  ${ok ? 'met    ' : 'NOT MET'}  ${what}  ${detail}`);
   if (JSON_OUT) writeJson(JSON_OUT, m, samples, b, rw);
   void sink;

@@ -1,7 +1,7 @@
 'use strict';
-// Breaker (breaker-fixes2): node-gyp-build chooses where to look from the environment
-// (SNOWFLEET_PREBUILD, npm_config_arch, PREBUILDS_ONLY); the no-addon error must describe the
-// search it made, not the default one.
+// node-gyp-build chooses where to look from the environment (SNOWFLEET_PREBUILD,
+// npm_config_arch, PREBUILDS_ONLY); the no-addon error must describe the search it made, not
+// the default one.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -10,7 +10,7 @@ const { throwsLike, SEED_MS, SEED_ID } = require('./helpers.js');
 
 const frozen = (ms = SEED_MS) => new sf.testing.ScriptedClock([{ ms }]);
 
-test("the seeds' literal: node 37 on a frozen clock mints 141264821508263936", () => {
+test("the reference's literal: node 37 on a frozen clock mints 141264821508263936", () => {
   const g = new sf.Generator({ nodeId: 37, clock: frozen() });
   assert.equal(g.nextId(), SEED_ID);
   const g2 = new sf.Generator({ nodeId: 37, clock: frozen() });
@@ -289,8 +289,8 @@ test('Generator must be called with new', () => {
 });
 
 test('a generator made after another of its node was garbage-collected continues after it', () => {
-  // Issue 10 item 5: after a monotonic burst and a major GC, a new generator for the node
-  // re-issued 873,024 of 1,000,000 ids. The id space's last millisecond outlives it now.
+  // After a monotonic burst and a major GC, a new generator for the node once re-issued
+  // 873,024 of 1,000,000 ids. The id space's last millisecond outlives it now.
   const script = `
     const sf = require(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});
     const opts = { nodeId: 901, mode: 'monotonic', maxDriftMs: 86400000 };

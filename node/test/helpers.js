@@ -17,7 +17,7 @@ function throwsLike(fn, cls, code, ...parts) {
   return caught;
 }
 
-/** The seeds' literal: node 37, sequence 0, at 2025-01-24T19:35:58.021Z. */
+/** The reference's literal: node 37, sequence 0, at 2025-01-24T19:35:58.021Z. */
 const SEED_MS = 1737747358021;
 const SEED_ID = 141264821508263936n;
 

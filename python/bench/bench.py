@@ -10,8 +10,8 @@ call goes through a pre-bound callable in the same loop shape, so the loop's own
 every row equally (the `pure-Python call` reference row is that loop calling a no-op
 lambda).
 
-Peers: `snowflake-id` from PyPI, and the seeds' pure-Python Snowflake / MonotonicSnowflake
-(001 section 11), executed from the verbatim copy in conformance/model/seed_reference.py.
+Peers: `snowflake-id` from PyPI, and the reference's pure-Python Snowflake / MonotonicSnowflake
+(001 section 11), executed from the verbatim copy in conformance/model/reference_snowflake.py.
 
 Throughput rows that are not about the format's 4,096 ids/ms cap use a monotonic generator
 with max_drift_ms at its maximum (one day), so the logical clock never has to wait for the
@@ -41,15 +41,16 @@ except ImportError:
 CAP_IDS_PER_S = 4096 * 1000
 ONE_DAY_MS = 86_400_000
 
-# ---- the seeds' generator (001 section 11, "Working Python") ------------------------------
+# ---- the reference's generator (001 section 11, "Working Python") ---------------------------
 
 def _seed_generators():  # type: ignore[no-untyped-def]
-    """The seeds' Snowflake and MonotonicSnowflake, run from the verbatim copy in
-    conformance/model/seed_reference.py (its code block only: the assertion block that
+    """The reference's Snowflake and MonotonicSnowflake, run from the verbatim copy in
+    conformance/model/reference_snowflake.py (its code block only: the assertion block that
     follows it is not run here)."""
     import pathlib
 
-    path = pathlib.Path(__file__).resolve().parents[2] / "conformance" / "model" / "seed_reference.py"
+    model = pathlib.Path(__file__).resolve().parents[2] / "conformance" / "model"
+    path = model / "reference_snowflake.py"
     code = path.read_text(encoding="utf-8").split("\ndef scripted_clock")[0]
     namespace: Dict[str, object] = {}
     exec(compile(code, str(path), "exec"), namespace)
@@ -209,7 +210,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if bare is not None:
         checks.append((f"monotonic next_id vs a bare pybind11 call: {mono / bare.median:.2f}x",
                        "", True))
-    print("ratios and targets (issue 3):")
+    print("ratios and targets:")
     for text, target, ok in checks:
         mark = ("ok  " if ok else "MISS") if target else "    "
         print(f"  {mark} {text:<72} {target}")

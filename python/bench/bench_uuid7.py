@@ -11,7 +11,7 @@ Peers: `uuid_utils.uuid7()` (Rust, returns its own UUID type) and
 `uuid_utils.compat.uuid7()` (returns a `uuid.UUID`); `uuid6.uuid7()` (pure Python); and the
 fastest pure-Python UUIDv7 written here on the stdlib (`time.time_ns`, `os.urandom`, a
 `uuid.UUID` made without running `UUID.__init__`), which no check or counter slows down.
-Targets (issue 13): `next_uuid7_str` faster than `uuid_utils.uuid7()`; `next_uuid7`
+Targets: `next_uuid7_str` faster than `uuid_utils.uuid7()`; `next_uuid7`
 (a `uuid.UUID`) faster than the fastest pure-Python or stdlib path.
 """
 

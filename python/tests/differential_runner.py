@@ -1,6 +1,6 @@
 """Runs one scenario through the core (the installed `snowfleet` package) and through the
 reference model (conformance/model/snowfleet_model.py) in lockstep, and checks that they
-agree and that what they issue obeys issue 10's requirements.
+agree and that what they issue obeys the id rules (below).
 
 A scenario is a conformance scenario case without the expectations (conformance/README.md,
 kind `scenario`): ``{"generators": [...], "steps": [...]}`` with segment ``ms`` as ints.
@@ -45,7 +45,7 @@ class Discrepancy(AssertionError):
 
 
 class Violation(AssertionError):
-    """The model's own results break a requirement of issue 10 (a model bug, or a rule
+    """The model's own results break an id rule (a model bug, or a rule
     the model and the core may share)."""
 
 

@@ -1,5 +1,5 @@
 """Hypothesis strategies for the differential test: scenarios in the conformance vector
-format (without expectations) that reach the edges issue 10 names.
+format (without expectations) that reach the edges of layouts, clocks and budgets.
 
 Layouts: presets, 0 node bits, 0 and 1 sequence bits, 1 and 52 timestamp bits, split
 (datacenter.machine) spellings, epochs 0 and 9999-12-31, and windows whose last millisecond

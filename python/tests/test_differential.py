@@ -1,9 +1,9 @@
-"""Differential test (issue 10): Hypothesis draws scenarios (layouts, modes, budgets, node ids,
+"""Differential test: Hypothesis draws scenarios (layouts, modes, budgets, node ids,
 scripted clocks with rewinds, freezes, steps and jumps, and sequences of next_id, next_ids,
 status, drift, stats, close and open, sometimes with a second generator on the same clock),
 and each runs through the core and through the pure-Python reference model
 (conformance/model/snowfleet_model.py) in lockstep: ids, errors (code and drift_ms), clock
-counters, stats and status must be identical, and the ids must obey issue 10's rules (see
+counters, stats and status must be identical, and the ids must obey the id rules (see
 differential_runner.py and differential_strategies.py).
 
 Sizes and seeds. The search is split into shards, shard k seeded with SEED + k (database

@@ -118,7 +118,7 @@ def _python_calls_raising(cls: Type[Exception], action: Callable[[], object]) ->
 def test_raising_a_core_error_runs_no_python_code() -> None:
     # The translator runs under C++ frames, possibly on a daemon thread at interpreter exit:
     # Python code there may give up the GIL, and re-taking it after finalization started ends
-    # the thread with pthread_exit, whose unwind crashes the zig-built wheels (issue 14).
+    # the thread with pthread_exit, whose unwind crashes the zig-built wheels.
     gen = _rewound_generator()
     assert _python_calls_raising(snowfleet.ClockMovedBackwards, gen.next_id) == []
     closed = snowfleet.Generator(7)

@@ -5,9 +5,10 @@ Before CPython 3.14, a thread that re-takes the GIL once finalization has starte
 pthread_exit(), which unwinds through the C++ frames below it (aborting in a catch(...) or a
 noexcept destructor, or dropping Python references without the GIL). The binding parks such a
 thread instead, and runs no Python code under its C++ frames where a thread could reach that
-point another way (issue 14: building ClockMovedBackwards ran its Python __init__ there, and
-the zig-built wheels crashed in the unwind). Each scenario runs in a fresh interpreter several times, because the crash
-needs a daemon thread to be inside a wait at the moment the main thread exits."""
+point another way (building ClockMovedBackwards ran its Python __init__ there, and the
+zig-built wheels crashed in the unwind). Each scenario runs in a fresh interpreter several
+times, because the crash needs a daemon thread to be inside a wait at the moment the main
+thread exits."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def start(count, target):
 """
 
 SCENARIOS: Dict[str, str] = {
-    # The seeds' strict mode at the 4,096 ids/ms cap: single ids wait for the next ms.
+    # The reference's strict mode at the 4,096 ids/ms cap: single ids wait for the next ms.
     "strict_single_ids": """
         gen = Generator(7)
         def mint():

@@ -296,7 +296,7 @@ def test_refcounts_do_not_leak_on_the_hot_path() -> None:
 def test_successive_generators_of_one_node_never_repeat_an_id() -> None:
     # A generator per call (`with Generator(node_id=...) as g:`), per request or per config
     # reload: each new one continues after the last millisecond the previous one issued
-    # (issue 10 item 5: 135,000 of 150,000 ids repeated before).
+    # (135,000 of 150,000 ids repeated before).
     seen: set = set()
     total = 0
     for mode in ("strict", "monotonic"):

@@ -89,9 +89,9 @@ def test_a_native_module_for_another_python_is_named_in_the_import_error(tmp_pat
 
 
 def test_a_missing_version_file_is_not_blamed_on_the_native_module(tmp_path: Path) -> None:
-    # Breaker (breaker-fixes2): _version.py is missing (a source tree whose build never wrote
-    # it, a half-removed install) while the native module is there and loads. The error must
-    # name snowfleet._version, not say "cannot import its native module snowfleet._snowfleet".
+    # _version.py is missing (a source tree whose build never wrote it, a half-removed
+    # install) while the native module is there and loads. The error must name
+    # snowfleet._version, not say "cannot import its native module snowfleet._snowfleet".
     package = copy_of_the_package(tmp_path)
     (package / "_version.py").unlink()
     last = import_error_of_the_copy(tmp_path, "without _version.py")
@@ -100,8 +100,8 @@ def test_a_missing_version_file_is_not_blamed_on_the_native_module(tmp_path: Pat
 
 
 def test_the_pip_command_in_the_import_error_survives_a_path_with_spaces(tmp_path: Path) -> None:
-    # Breaker (breaker-fixes2): an interpreter under a directory with a space ("/opt/my apps/
-    # venv/bin/python"); the pip command the ImportError offers must paste into a shell as is.
+    # An interpreter under a directory with a space ("/opt/my apps/venv/bin/python"): the pip
+    # command the ImportError offers must paste into a shell as is.
     import shlex
 
     package = copy_of_the_package(tmp_path)

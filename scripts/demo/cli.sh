@@ -15,7 +15,7 @@ echo "$ids"
 section "decode them"
 # shellcheck disable=SC2086
 "$cli" decode $ids
-section "the seeds' worked examples"
+section "the reference's worked examples"
 "$cli" decode 141264821508263936 141264821510144037
 "$cli" decode --layout twitter 1724551110457221119
 section "the layout's arithmetic"

@@ -27,7 +27,7 @@ batch = gen.next_ids(10_000)
 print(f"next_ids(10_000): {len(batch)} ids, array('{batch.typecode}'), "
       f"first {batch[0]}, last {batch[-1]}, ascending: {all(a < b for a, b in zip(batch, batch[1:]))}")
 
-print("the seed's literal:", snowfleet.decode(141264821508263936))
+print("the reference's literal:", snowfleet.decode(141264821508263936))
 print("compose back:     ", snowfleet.compose(timestamp_ms=1737747358021, node_id=37))
 tw = snowfleet.Layout.TWITTER
 print(f"twitter layout {tw}: 1724551110457221119 ->", snowfleet.decode(1724551110457221119, tw))

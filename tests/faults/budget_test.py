@@ -1,4 +1,5 @@
-"""One call's total wait against max_wait_ms: the breaker review of issue 10.
+"""One call's total wait against max_wait_ms: a clock step back and a slow mark write
+must share one budget, not add up.
 
 A strict call first waits out a clock step back (within max_wait_ms), then, woken past the
 persisted mark, waits for the mark keeper with a budget of its own: the two waits add up.

@@ -1,5 +1,5 @@
-"""`snowfleet layout` figures for layouts whose rates exceed an int64 (issue 10 item 2 asks
-for correct figures for every layout the parser accepts): the breaker review.
+"""`snowfleet layout` figures for layouts whose rates exceed an int64: every layout the
+parser accepts must get correct figures.
 
     SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/faults/cli_layout_test.py
 """

@@ -1,7 +1,7 @@
 """close() against an etcd that hangs (SIGSTOP, a network black hole): docs/fleet.md says
 close() "also waits for an in-flight keepalive: up to ~3 s against an etcd that hangs".
 Measured: one endpoint ~4-5 s, three endpoints ~17 s (the final mark write and the revoke
-try every endpoint in turn, each for a full request timeout). The breaker review of issue 10.
+try every endpoint in turn, each for a full request timeout).
 
     CLOSE_PROBE=out/b/tests/close_probe python3 tests/faults/close_test.py
 """

@@ -1,5 +1,5 @@
 """Malformed etcd replies (a fake etcd JSON gateway, tests/faults/fake_etcd.py) must never
-be read as "this slot has no history": the breaker review of issue 10.
+be read as "this slot has no history".
 
     SNOWFLEET_CLI=out/b/core/snowfleet python3 tests/faults/etcd_replies_test.py
 """
@@ -114,8 +114,7 @@ class UnboundedReply(unittest.TestCase):
 class PasswordScrub(unittest.TestCase):
     """Every message of an authentication passes through a scrub that writes the password
     as "***". A password that is a part of "***" ("*", "**", "***") found itself again in
-    what it had just written: the scrub looped for ever, the claim hung (the breaker
-    review of issue 12)."""
+    what it had just written: the scrub looped for ever, the claim hung."""
 
     def test_a_star_password_neither_hangs_nor_shows(self):
         for pw in ("*", "**", "***"):

@@ -1,4 +1,4 @@
-"""The etcd analogue of issue 10 item 1 (a registry wiped under a live holder): a prefix
+"""The etcd analogue of a local registry wiped under a live holder: a prefix
 deleted in etcd (`etcdctl del --prefix`, a restore from an older snapshot) while a holder
 mints. The holder's lease lives on (keepalives succeed); before the prefix had a genesis
 key it noticed only at its next mark write (the compare on the slot key's create_revision
@@ -8,7 +8,7 @@ claimed the slot meanwhile found no mark and minted the holder's ids (1,000s of 
 Now (core/src/lease/etcd/etcd_genesis.hpp): the newcomer finds no genesis but the holder's lease,
 tagged with the prefix, so the genesis it creates carries a fence (now + TTL + 2 s) and it
 starts above it; the holder turns lost at its next mark write or keepalive (the genesis
-changed). The newcomer runs past the fence, so it does mint. The breaker review of issue 10.
+changed). The newcomer runs past the fence, so it does mint.
 
     FLEET_WORKER=out/b/tests/fleet_worker python3 tests/faults/etcd_wipe_test.py
 """

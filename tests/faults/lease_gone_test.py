@@ -1,7 +1,7 @@
 """A claim on the process's shared etcd lease after etcd let that lease go (expired while
 the process was paused or cut off, or revoked): etcd refuses the put with "requested lease
 not found", and every claim of the process failed so, with free slots, until the lease's
-next keepalive (up to TTL/3 later) noticed. The breaker review of issue 12.
+next keepalive (up to TTL/3 later) noticed.
 
     LATE_CLAIM_PROBE=out/b/tests/late_claim_probe python3 tests/faults/lease_gone_test.py
 """

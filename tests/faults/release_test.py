@@ -1,8 +1,7 @@
 """A generator closed while its mark keeper's write is in flight: close() cancels that
 write, which counted as a store failure, so release() kept the slot key (it expects the
 store to fail a give-back too) and left it to the shared lease, which the process's other
-generators keep alive: the slot stayed locked, unused, until the process ended. The
-breaker review of issue 12.
+generators keep alive: the slot stayed locked, unused, until the process ended.
 
     RELEASE_PROBE=out/b/tests/release_probe python3 tests/faults/release_test.py
 """

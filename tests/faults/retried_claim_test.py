@@ -2,7 +2,7 @@
 proposal's outcome unknown, so the request moves on to the next member). The next member
 finds the slot key already created, by this very claim: the claim must take the slot it
 holds, not lose the race against itself, pick another slot and leave the first one held
-by its lease, unused, until the process ends. Issue 12 item 5.
+by its lease, unused, until the process ends.
 
 A fake member listed first forwards every request to a real etcd and answers the first
 claim transaction with the 503 after etcd has applied it.

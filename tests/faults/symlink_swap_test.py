@@ -3,8 +3,8 @@ directory (a deploy switching `current -> releases/N`, an admin moving the regis
 holders mint: the abstract-socket guard is named after realpath(DIR), so a newcomer spelling
 the same DIR binds another name and, until the holders' next maintain() (~100 ms), only the
 file lock guards the slot: it finds fresh files with no mark, takes a held slot and mints
-the holder's ids. Multi-process version of the Catch2 test "breaker: a registry directory
-replaced by a symbolic link gives a held slot away". The breaker review of issue 10.
+the holder's ids. Multi-process version of the Catch2 test "fault: a registry directory
+replaced by a symbolic link gives a held slot away" (tests/test_fault_reproductions.cc).
 
     FLEET_WORKER=out/b/tests/fleet_worker python3 tests/faults/symlink_swap_test.py
 """

@@ -1,8 +1,7 @@
 """The per-process request limiter (8 claim or mark requests in flight per store) against an
 etcd that hangs: the 8 turns are then held for a full request timeout each, and the waiting
 was unbounded. Claims queued behind them, and a close() (whose keeper's mark write and give
-back queue too, marks behind every waiting claim) waited for the whole queue. The breaker
-review of issue 12.
+back queue too, marks behind every waiting claim) waited for the whole queue.
 
     TURN_PROBE=out/b/tests/turn_probe python3 tests/faults/turn_test.py
 """

@@ -1,6 +1,6 @@
-"""etcd over TLS with client certificates, and with user/password authentication (issue 12
-item 4), plus the bad input around them. Starts two private etcds (Debian's etcd-server, free
-loopback ports, a temp dir) with a CA and certificates made by openssl here:
+"""etcd over TLS with client certificates, and with user/password authentication, plus the
+bad input around them. Starts two private etcds (Debian's etcd-server, free loopback ports,
+a temp dir) with a CA and certificates made by openssl here:
 
   - tls:  https only, --client-cert-auth --trusted-ca-file (a client certificate is required);
   - auth: plaintext, `auth enable` with a user whose role may read and write one prefix, and

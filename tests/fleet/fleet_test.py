@@ -496,7 +496,7 @@ class EtcdOutage(unittest.TestCase):
 class EtcdOutageFigures(unittest.TestCase):
     """etcd stopped (SIGSTOP: requests hang) or killed (connections refused) under 4 minting
     threads: no call blocks on the store, and past the lease's local deadline every call
-    raises LEASE_LOST, none mints. Prints the figures (issue 10, items 11 and 12)."""
+    raises LEASE_LOST, none mints. Prints the figures."""
 
     def setUp(self):
         if not shutil.which(ETCD_BIN):

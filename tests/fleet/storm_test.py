@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Claim storm on one etcd prefix (issue 12 item 5): 1,024 claimants of a 10-bit layout,
+"""Claim storm on one etcd prefix: 1,024 claimants of a 10-bit layout,
 generators spread over a few processes per language plus CLI runs, start at one instant.
 Every claim must succeed on a distinct slot, no id may be minted twice, the 1,025th claimant
 gets NODE_ID_UNAVAILABLE naming the prefix and the number of slots held, and a storm whose

@@ -17,7 +17,7 @@
 namespace snowfleet {
 
 enum class Mode : int {
-  /// The reference Snowflake (conformance/model/seed_reference.py): reads the wall clock
+  /// The reference Snowflake (conformance/model/reference_snowflake.py): reads the wall clock
   /// for every id; waits out a rewind of up to max_wait_ms, refuses a larger one; waits
   /// (bounded) for the next millisecond when a millisecond's sequence is spent.
   kStrict = 0,

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A batch the Java heap cannot hold spends no ids (issue 10, item 9). */
+/** A batch the Java heap cannot hold spends no ids. */
 class BatchOutOfMemoryTest {
     @TempDir
     Path tmp;

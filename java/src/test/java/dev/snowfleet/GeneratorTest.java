@@ -94,8 +94,8 @@ class GeneratorTest {
 
     @Test
     void aGeneratorMadeAfterTheCleanerRanContinuesAfterTheOldOne() throws Exception {
-        // Issue 10 item 5: after a monotonic burst and the Cleaner, a new generator for the
-        // node re-issued 840,256 of 1,000,000 ids. The id space's last millisecond outlives it.
+        // After a monotonic burst and the Cleaner, a new generator for the node once
+        // re-issued 840,256 of 1,000,000 ids. The id space's last millisecond outlives it.
         Generator.Builder b = Generator.builder().nodeId(904).mode(Mode.MONOTONIC).maxDriftMs(86_400_000);
         long live = Natives.liveGenerators();
         Set<Long> first = new HashSet<>();

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Two webapps in one application server each load their own copy of the package and of the
- * native library (issue 10, item 6). Generators of one node id in one process must still
+ * native library. Generators of one node id in one process must still
  * share one id space, so the two copies must share the core's state registry.
  */
 class TwoClassLoadersTest {

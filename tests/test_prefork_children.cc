@@ -48,7 +48,7 @@ void gil_leave(void*, void*) { g_gil.lock(); }
 
 }  // namespace
 
-TEST_CASE("prefork breaker: a grandchild of a child whose claim failed refuses, no crash",
+TEST_CASE("prefork: a grandchild of a child whose claim failed refuses, no crash",
           "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
@@ -72,7 +72,7 @@ TEST_CASE("prefork breaker: a grandchild of a child whose claim failed refuses, 
 }
 
 TEST_CASE(
-    "prefork breaker: a grandchild claims a slot of its own, neither the parent's nor "
+    "prefork: a grandchild claims a slot of its own, neither the parent's nor "
     "the child's",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
@@ -103,7 +103,7 @@ TEST_CASE(
   CHECK(again > cid);
 }
 
-TEST_CASE("prefork breaker: threads holding the GIL make the child's first calls at once",
+TEST_CASE("prefork: threads holding the GIL make the child's first calls at once",
           "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
@@ -131,7 +131,7 @@ TEST_CASE("prefork breaker: threads holding the GIL make the child's first calls
 }
 
 TEST_CASE(
-    "prefork breaker: 200 sequential children each mint once: no duplicates, the "
+    "prefork: 200 sequential children each mint once: no duplicates, the "
     "parent keeps no descriptor",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
@@ -157,7 +157,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "prefork breaker: close() in a child before its first call keeps the parent's slot, "
+    "prefork: close() in a child before its first call keeps the parent's slot, "
     "every report still answers",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
@@ -187,7 +187,7 @@ TEST_CASE(
   CHECK(g.status().lease_state == LeaseState::kHeld);
 }
 
-TEST_CASE("prefork breaker: close() in a child after its claim releases the child's slot",
+TEST_CASE("prefork: close() in a child after its claim releases the child's slot",
           "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir();
@@ -225,7 +225,7 @@ void racing_leave(void*, void*) {}
 }  // namespace
 
 TEST_CASE(
-    "prefork breaker: close() while another thread of the child claims: the generator "
+    "prefork: close() while another thread of the child claims: the generator "
     "stays closed and the claimed slot is given back",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
@@ -272,7 +272,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "prefork breaker: a child whose claim fails after taking the slot (the first mark "
+    "prefork: a child whose claim fails after taking the slot (the first mark "
     "write) mints nothing until a later claim succeeds",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
@@ -306,7 +306,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "prefork breaker: in a child, a monotonic generator's ids stay above the ones it "
+    "prefork: in a child, a monotonic generator's ids stay above the ones it "
     "issued (borrowing ahead) before the fork",
     "[fleet][local][fork]") {
   SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();

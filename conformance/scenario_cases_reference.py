@@ -1,6 +1,6 @@
-"""Scenario cases: the seeds' section 11 Working Python assertions, in the seed's order, as
+"""Scenario cases: the reference's section 11 Working Python assertions, in its order, as
 data for scenario.build (the entry format is described there). Every expected value comes
-from the model; the `expect`, `decoded` and `checks` below are the seeds' own claims,
+from the model; the `expect`, `decoded` and `checks` below are the reference's own claims,
 asserted against the model's results.
 """
 
@@ -30,14 +30,14 @@ def _frozen_reads() -> int:
     return probe.clock.reads
 
 
-SEED_SCENARIOS = [
-    {"id": "seed.node_1023_positive",
+REFERENCE_SCENARIOS = [
+    {"id": "reference.node_1023_positive",
      "source": "001 section 11: node 1023 on a clock at epoch + 1 stays positive and decodes",
      "generators": [{"node_id": 1023, "clock": [{"ms": E + 1}]}],
      "steps": [{"op": "next_id", "expect": {"id": {"max": INT64_MAX}},
                 "decoded": {"node_id": 1023, "timestamp_ms": E + 1}}]},
 
-    {"id": "seed.monotone_within_ms",
+    {"id": "reference.monotone_within_ms",
      "source": "001 section 11: five ids in one ms, sequence 0..4",
      "generators": [{"clock": scripted([E] * 5)}],
      "steps": [{"op": "next_id", "decoded": {"sequence": 0}}]
@@ -45,19 +45,19 @@ SEED_SCENARIOS = [
         for k in range(1, 5)]
      + [{"op": "stats"}]},
 
-    {"id": "seed.monotone_across_ms",
+    {"id": "reference.monotone_across_ms",
      "source": "001 section 11: monotonicity across milliseconds",
      "generators": [{"clock": scripted([E, E, E + 1])}],
      "steps": [{"op": "next_id"},
                {"op": "next_id", "checks": ["above_earlier"]},
                {"op": "next_id", "checks": ["above_earlier"]}]},
 
-    {"id": "seed.api_sketch_literal",
+    {"id": "reference.api_sketch_literal",
      "source": "001 section 11: node 37 at 1737747358021 issues 141264821508263936",
      "generators": [{"node_id": 37, "clock": [{"ms": 1737747358021}]}],
      "steps": [{"op": "next_id", "expect": {"id": "141264821508263936"}}]},
 
-    {"id": "seed.large_rewind_refused",
+    {"id": "reference.large_rewind_refused",
      "source": "001 section 11: a 600 ms rewind is refused, not absorbed; the refusal changes "
                "no state, so the next call is refused too (Twitter snowflake issue #6)",
      "generators": [{"max_wait_ms": 5.0, "clock": scripted([E + 1000, E + 400])}],
@@ -67,7 +67,7 @@ SEED_SCENARIOS = [
                {"op": "next_id", "expect": {"error": CMB, "drift_ms": 599}},
                {"op": "stats"}, {"op": "status"}, {"op": "clock"}]},
 
-    {"id": "seed.small_rewind_waited_out",
+    {"id": "reference.small_rewind_waited_out",
      "source": "001 section 11: a 2 ms rewind is waited out and continues at sequence 1",
      "generators": [{"max_wait_ms": 5.0, "clock": scripted([E + 1000, E + 998, E + 1000])}],
      "steps": [{"op": "next_id"},
@@ -76,17 +76,17 @@ SEED_SCENARIOS = [
                {"op": "stats"},
                {"op": "clock", "expect": {"sleep_count": 1, "slept_ns": 2 * NS}}]},
 
-    {"id": "seed.retreating_clock_bounded",
+    {"id": "reference.retreating_clock_bounded",
      "source": "001 section 11: a clock retreating 4 ms per read passes every per-sample drift "
                "test; the call still ends within the 5 ms budget instead of hanging",
      "generators": [{"max_wait_ms": 5.0, "clock": [{"ms": E + 1_000_000, "step_ms": -4}]}],
      "steps": [{"op": "next_id"},
                {"op": "next_id", "with_drift": True, "expect": {"error": CMB}},
-               # the seed allows < 50 ms of real time
+               # the reference allows < 50 ms of real time
                {"op": "clock", "expect": {"slept_ns": {"max": 5 * NS}}},
                {"op": "stats"}]},
 
-    {"id": "seed.retreating_clock_deadline",
+    {"id": "reference.retreating_clock_deadline",
      "source": "001 section 8: a clock retreating 1 ms per 2 reads stays inside the per-sample "
                "budget for a while; the one deadline ends the call after 5 ms of waiting",
      "generators": [{"max_wait_ms": 5.0,
@@ -97,7 +97,7 @@ SEED_SCENARIOS = [
                {"op": "clock", "expect": {"slept_ns": 5 * NS}},
                {"op": "stats"}]},
 
-    {"id": "seed.exhaustion_rolls_to_next_ms",
+    {"id": "reference.exhaustion_rolls_to_next_ms",
      "source": "001 section 11: the last sequence of a ms is issued, then the next call sleeps "
                "(never spins) until the clock reaches the next ms and restarts at sequence 0",
      "generators": [{"clock": [{"ms": E + 9, "count": 4095 + 3}, {"ms": E + 10, "count": 4}]}],
@@ -109,7 +109,7 @@ SEED_SCENARIOS = [
                                           "min_sleep_ns": {"min": 1}}},
                {"op": "stats"}]},
 
-    {"id": "seed.frozen_clock_refuses_call_4097",
+    {"id": "reference.frozen_clock_refuses_call_4097",
      "source": "001 section 11: a frozen clock issues 4,096 ids, then call 4,097 raises "
                "ClockMovedBackwards within the budget instead of blocking",
      "generators": [{"node_id": 1, "clock": [{"ms": E + 5}]}],
@@ -118,7 +118,7 @@ SEED_SCENARIOS = [
                {"op": "clock", "expect": {"slept_ns": 5 * NS}},
                {"op": "stats"}, {"op": "status"}]},
 
-    # Same, then the clock moves: the refused calls changed nothing (the seed's own
+    # Same, then the clock moves: the refused calls changed nothing (the reference's own
     # _wait_next_ms bumps the sequence before raising; a retry would reissue sequence 1).
     {"id": "strict.exhaustion.refusal_changes_nothing",
      "source": "004 / Twitter snowflake issue #6: after call 4,097 is refused on a frozen "
@@ -132,7 +132,7 @@ SEED_SCENARIOS = [
                {"op": "next_id", "decoded": {"timestamp_ms": E + 6, "sequence": 0}},
                {"op": "stats"}]},
 
-    {"id": "seed.monotonic_frozen_50000",
+    {"id": "reference.monotonic_frozen_50000",
      "source": "001 section 11: MonotonicSnowflake on a frozen clock: 50,000 unique sorted ids, "
                "no error, about 12 ms ahead of the wall clock",
      "generators": [{"node_id": 1, "mode": "monotonic", "clock": [{"ms": E + 5}]}],
@@ -140,7 +140,7 @@ SEED_SCENARIOS = [
                {"op": "stats", "expect": {"ms_borrowed": 12}},
                {"op": "drift", "expect": {"drift_ms": 12}}]},
 
-    {"id": "seed.monotonic_frozen_10000_borrows",
+    {"id": "reference.monotonic_frozen_10000_borrows",
      "source": "001 section 11: 10,000 ids on a frozen clock run from +77 to +79 ms and use the "
                "whole sequence space",
      "generators": [{"node_id": 9, "mode": "monotonic", "clock": [{"ms": E + 77}]}],
@@ -150,7 +150,7 @@ SEED_SCENARIOS = [
                 "decoded_last": {"timestamp_ms": E + 79}},
                {"op": "stats"}]},
 
-    {"id": "seed.monotonic_sequence_resets_each_ms",
+    {"id": "reference.monotonic_sequence_resets_each_ms",
      "source": "001 section 11 (c): two ids per ms for 9,000 calls: the sequence resets every "
                "ms, so it never exceeds 1",
      "generators": [{"node_id": 9, "mode": "monotonic",
@@ -158,7 +158,7 @@ SEED_SCENARIOS = [
      "steps": [{"op": "next_id", "repeat": 9000, "expect": {"max_sequence": 1}},
                {"op": "stats"}]},
 
-    {"id": "seed.monotonic_absorbs_rewind",
+    {"id": "reference.monotonic_absorbs_rewind",
      "source": "001 section 11: MonotonicSnowflake absorbs a 600 ms rewind with no error and no "
                "duplicate, running ahead of the wall clock",
      "generators": [{"node_id": 9, "mode": "monotonic",
@@ -170,7 +170,7 @@ SEED_SCENARIOS = [
                {"op": "stats"},
                {"op": "status", "expect": {"healthy": True, "drift_ms": 599}}]},
 
-    {"id": "seed.two_nodes_same_ms",
+    {"id": "reference.two_nodes_same_ms",
      "source": "001 section 11: two nodes at the same millisecond never collide",
      "generators": [{"name": "a", "node_id": 1, "clock": [{"ms": E + 99}]},
                     {"name": "b", "node_id": 2, "clock": [{"ms": E + 99}]}],

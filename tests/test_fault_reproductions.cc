@@ -1,5 +1,7 @@
-// Adversarial reproductions (the "breaker" review of issue 10): each test states the promise
-// it checks and fails on the code it was written against. See the report on branch breaker.
+// Fault reproductions in one process: id spaces shared across layouts and closes, a registry
+// directory swapped for a symbolic link, a fork while a generator closes, a clock whose
+// monotonic time stands still. Each test states the promise it checks and failed on the code
+// it was written against. (The multi-process ones are in tests/faults/.)
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -73,8 +75,8 @@ class GatedClock final : public ScriptedClock {
 };
 }  // namespace
 
-TEST_CASE("breaker: a refused open must not forget a closed space's history",
-          "[breaker][id-space]") {
+TEST_CASE("fault: a refused open must not forget a closed space's history",
+          "[faults][id-space]") {
   // 41.9.13 node 2 covers the low bits of 41.10.12 nodes 4 and 5. Node 4 minted and closed;
   // node 5 is open, so 41.9.13 node 2 is refused. The refusal must change nothing: a new
   // generator for node 4 must continue after the closed one's ids.
@@ -107,8 +109,8 @@ TEST_CASE("breaker: a refused open must not forget a closed space's history",
   CHECK(duplicates == 0);
 }
 
-TEST_CASE("breaker: a static generator closed mid-call cannot mint over a new overlapping shape",
-          "[breaker][id-space]") {
+TEST_CASE("fault: a static generator closed mid-call cannot mint over a new overlapping shape",
+          "[faults][id-space]") {
   // Thread A is inside next_id() of a static 41.10.12 node 5 generator, past its usability
   // check, when the generator is closed and 41.11.11 node 10 (the same bits 12..21) opens.
   // The new shape starts "after the closed space's last millisecond", read at open; A's
@@ -143,8 +145,8 @@ TEST_CASE("breaker: a static generator closed mid-call cannot mint over a new ov
   CHECK(from_a != from_b);
 }
 
-TEST_CASE("breaker: a registry directory replaced by a symbolic link gives a held slot away",
-          "[breaker][local]") {
+TEST_CASE("fault: a registry directory replaced by a symbolic link gives a held slot away",
+          "[faults][local]") {
   // local:DIR where DIR is (or becomes) a symbolic link: the abstract socket is named after
   // realpath(DIR), so re-pointing the link (an admin moving the registry to an empty disk,
   // a deploy swapping a symlinked state directory) changes the name a newcomer binds, and
@@ -177,8 +179,8 @@ TEST_CASE("breaker: a registry directory replaced by a symbolic link gives a hel
   CHECK(verdict.rfind("refused NODE_ID_UNAVAILABLE", 0) == 0);
 }
 
-TEST_CASE("breaker: a child forked while a static generator closes can close its copy",
-          "[breaker][fork]") {
+TEST_CASE("fault: a child forked while a static generator closes can close its copy",
+          "[faults][fork]") {
   // Thread A creates and closes static generators in a loop (a service rebuilding a
   // generator per request or per config reload); the main thread forks. The registry's
   // prepare-fork handler holds its mutex across fork(), so A blocks there inside
@@ -215,8 +217,8 @@ TEST_CASE("breaker: a child forked while a static generator closes can close its
   CHECK(hung == 0);
 }
 
-TEST_CASE("breaker: a local claim skips slots whose id space an open static generator uses",
-          "[breaker][local][id-space]") {
+TEST_CASE("fault: a local claim skips slots whose id space an open static generator uses",
+          "[faults][local][id-space]") {
   // Four slots; this process already mints with three static node ids (say, from an old
   // config), among them the slot where this process's probe starts (derived from host and
   // pid). Claiming `local:DIR` must lease the fourth slot, the only one whose ids nothing in
@@ -255,8 +257,8 @@ class NaiveFrozenClock final : public Clock {
 };
 }  // namespace
 
-TEST_CASE("breaker: a call on a clock whose monotonic time stands still still ends",
-          "[breaker][clock]") {
+TEST_CASE("fault: a call on a clock whose monotonic time stands still still ends",
+          "[faults][clock]") {
   // The 3rd id of a frozen millisecond (1 sequence bit: 2 ids per ms) must wait for the
   // next millisecond and, the clock never moving, raise CLOCK_MOVED_BACKWARDS ("a frozen
   // clock makes call 4,097 raise instead of block"). The wait's deadline is measured on

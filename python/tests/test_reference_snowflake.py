@@ -1,7 +1,7 @@
-"""The seeds' section 11 "Working Python" assertions, run against snowfleet (the behaviour
+"""The reference's section 11 "Working Python" assertions, run against snowfleet (the behaviour
 spec): bit layout, monotonicity, the printed literal, both halves of the rewind threshold,
 the per-call deadline, exhaustion that sleeps instead of spinning, the frozen clock, and the
-monotonic generator's immunity. The scripted clock replaces the seed's clock lambdas."""
+monotonic generator's immunity. The scripted clock replaces the reference's clock lambdas."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-# The seeds' section 11 "Working Python", verbatim (001_3b9ba6afee246b17.txt, the code block
-# and the assertion block that follows it). Running this file proves the seed's assertions
-# hold for the seed's own code; conformance/generate.py asserts the same claims against the
+# The reference's section 11 "Working Python", verbatim (001_3b9ba6afee246b17.txt, the code block
+# and the assertion block that follows it). Running this file proves the reference's assertions
+# hold for the reference's own code; conformance/generate.py asserts the same claims against the
 # reference model, and the vectors carry them to every language.
 #
 # Known defect kept verbatim: Snowflake._wait_next_ms is reached after the sequence has
