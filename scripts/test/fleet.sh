@@ -7,8 +7,10 @@
 #     tests in tests/fleet/fleet_test.py (which also start and kill an etcd of their own),
 #     including Python, Node, Java, Go and Rust processes sharing one local registry and one
 #     etcd prefix (the packages and the Go and Rust workers are built first if missing,
-#     unless SNOWFLEET_FLEET_POLYGLOT=0), and the etcd claim storm (tests/fleet/storm_test.py,
-#     with the Python, Node and Java storm workers too);
+#     unless SNOWFLEET_FLEET_POLYGLOT=0), 64 Python, Node and Java processes minting on one
+#     host-shared node id (tests/fleet/share_test.py: local:DIR?share=NAME, one killed
+#     mid-minting per language; ids/s beside the cap printed), and the etcd claim storm
+#     (tests/fleet/storm_test.py, with the Python, Node and Java storm workers too);
 #   - runs the fault suite on a three-member etcd cluster of its own (fault_test.py,
 #     partition_test.py: members killed, stopped, restarted, quorum lost, holders cut off in
 #     network namespaces), every worker's history checked by history_check.py;
@@ -105,6 +107,9 @@ echo "CLI ok"
 
 section "fleet: multi-process tests (every id collected, zero duplicates)"
 FLEET_WORKER="$build/tests/fleet_worker" ETCD_BIN=$(command -v etcd) python3 tests/fleet/fleet_test.py
+
+section "fleet: one host-shared node id, 64 Python, Node and Java processes (figures printed)"
+SNOWFLEET_CLI="$build/core/snowfleet" timeout 180 python3 tests/fleet/share_test.py
 
 section "fleet: fault suite: a three-member etcd cluster, partitions (histories checked)"
 python3 tests/fleet/history_check_test.py
