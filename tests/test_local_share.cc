@@ -4,11 +4,14 @@
 // the middle of minting stops nobody.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -36,42 +39,71 @@ GeneratorOptions real_clock(const std::string& source, const char* layout = kTwo
 
 }  // namespace
 
-TEST_CASE("share: generators naming one share mint with one node id, never the same id",
+TEST_CASE("share: one generator per process; the process's others never mint its node",
           "[fleet][local][share]") {
-  const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
-  Opts a(spec, T, Mode::kStrict, kTwoSlots), b(spec, T, Mode::kStrict, kTwoSlots);
-  b.o.clock = a.clock;
-  Generator g1(a.o), g2(b.o);
-  CHECK(g1.node_id() == g2.node_id());
+  const std::string dir = temp_dir(), other = temp_dir(), spec = "local:" + dir + "?share=web";
+  Opts a(spec, T, Mode::kStrict, kTwoSlots);
+  Generator g(a.o);
+  const std::string node = std::to_string(g.node_id());
+  for (const std::string& source :
+       {spec, "local:" + other + "?node=" + node, "local:" + other + "?share=api&node=" + node,
+        "static:" + node}) {
+    INFO(source);
+    Opts b(source, T, Mode::kStrict, kTwoSlots);
+    b.o.clock = a.clock;
+    try {
+      Generator h(b.o);
+      FAIL("a second generator of node " << node << " in this process");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+    }
+  }
+  // An unpinned claim walks past the node.
+  Opts c("local:" + other, T, Mode::kStrict, kTwoSlots);
+  c.o.clock = a.clock;
+  Generator h(c.o);
+  CHECK(h.node_id() != g.node_id());
   std::set<int64_t> seen;
-  int64_t last = -1;
   for (int i = 0; i < 3000; ++i) {
-    const int64_t id = (i % 3 ? g1 : g2).next_id();
-    CHECK(id > last);  // one word: ascending whichever generator issues
-    last = id;
-    seen.insert(id);
+    seen.insert(g.next_id());
+    seen.insert(h.next_id());
     if (i % 1000 == 999) a.clock->advance_wall_ms(1);
   }
-  CHECK(seen.size() == 3000);
+  CHECK(seen.size() == 6000);
 }
 
 TEST_CASE("share: the slot stays held while any sharer lives, and is free after the last",
           "[fleet][local][share]") {
   const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
-  Opts a(spec, T, Mode::kStrict, kTwoSlots), b(spec, T, Mode::kStrict, kTwoSlots);
-  b.o.clock = a.clock;
-  auto g1 = std::make_unique<Generator>(a.o);
-  auto g2 = std::make_unique<Generator>(b.o);
-  const int64_t node = g1->node_id();
+  auto g = std::make_unique<Generator>(real_clock(spec));
+  const int64_t node = g->node_id();
   const std::string pinned = "local:" + dir + "?node=" + std::to_string(node);
-  g1->next_id();
-  g1->close();  // the share's first claimant goes: the other keeps the slot
+  int joined[2], done[2];
+  REQUIRE(pipe(joined) == 0);
+  REQUIRE(pipe(done) == 0);
+  const pid_t pid = fork();
+  if (pid == 0) {  // a second sharer: joins (a generator of its own), then waits
+    Generator h(real_clock(spec));
+    h.next_id();
+    const char c = h.node_id() == node ? 'y' : 'n';
+    (void)!write(joined[1], &c, 1);
+    char x;
+    (void)!read(done[0], &x, 1);
+    _exit(0);
+  }
+  char c = 0;
+  REQUIRE(read(joined[0], &c, 1) == 1);
+  CHECK(c == 'y');
+  g->next_id();
+  g->close();  // the share's first claimant goes: the child keeps the slot
   CHECK(guarded([&] { return claim_verdict(pinned); }).rfind("refused NODE_ID_UNAVAILABLE", 0) ==
         0);
-  const int64_t last = g2->next_id();
-  g2->close();
-  CHECK(mark_in(dir, node) >= (last >> 22) + 1704067200000);
-  CHECK(guarded([&] { return claim_verdict(pinned, T + 5000); }) ==
+  (void)!write(done[1], "x", 1);
+  REQUIRE(waitpid(pid, nullptr, 0) == pid);
+  // Free: claimed (the mark it finds runs ahead of the clock, so nothing is minted here).
+  CHECK(guarded([&] {
+          return "claimed " + std::to_string(Generator(real_clock(pinned)).node_id());
+        }) ==
         "claimed " + std::to_string(node));
 }
 
@@ -169,4 +201,67 @@ TEST_CASE("share: a sharer killed while minting stops nobody, and the slot stays
   const std::string pinned = "local:" + dir + "?node=" + std::to_string(g.node_id());
   CHECK(guarded([&] { return claim_verdict(pinned); }).rfind("refused NODE_ID_UNAVAILABLE", 0) ==
         0);
+}
+
+namespace {
+// An open-file-description lock of `type` on byte `at` of `path`, held while `fd` is open.
+int lock_byte_of(const std::string& path, short type, off_t at, off_t len = 1) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(fd >= 0);
+  struct flock fl;
+  std::memset(&fl, 0, sizeof fl);
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = at;
+  fl.l_len = len;
+  REQUIRE(fcntl(fd, F_OFD_SETLK, &fl) == 0);
+  return fd;
+}
+}  // namespace
+
+TEST_CASE("share: a joiner that finds the slot used meanwhile continues after its mark",
+          "[fleet][local][share]") {
+  // The share still counts a sharer (a process stopped in the middle of leaving) while the
+  // slot is free: an exclusive claimant took it, minted ahead of the clock and left. A
+  // joiner must not mint on the share's word from where it stood.
+  const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
+  auto g = std::make_unique<Generator>(real_clock(spec));
+  const int64_t node = g->node_id();
+  const int member = lock_byte_of(dir + "/share-web", F_RDLCK, 1);
+  g->close();
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  write_file(snowfleet_test::slot_path(dir, node, ".mark"), std::to_string(now + 60000) + "\n");
+  GeneratorOptions o = real_clock(spec);
+  o.mode = Mode::kMonotonic;
+  o.max_drift_ms = 86'400'000;
+  Generator h(o);
+  CHECK(h.node_id() == node);
+  const int64_t id = h.next_id();
+  CHECK((id >> 22) + 1704067200000 > now + 60000);
+  close(member);
+}
+
+TEST_CASE("share: a sharer whose slot was taken no longer counts as a sharer",
+          "[fleet][local][share]") {
+  const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
+  Generator g(real_clock(spec));
+  const int64_t node = g.node_id();
+  // The slot file replaced by one another process holds (one outside this network
+  // namespace could, since it does not see the holder's socket).
+  const std::string slot = snowfleet_test::slot_path(dir, node, "");
+  REQUIRE(std::rename(slot.c_str(), (slot + ".old").c_str()) == 0);
+  const int outsider = lock_byte_of(slot, F_WRLCK, 0, 0);
+  Status st;
+  for (int i = 0; i < 300; ++i) {
+    st = g.status();
+    if (st.lease_state == LeaseState::kLost) break;
+    usleep(10000);
+  }
+  REQUIRE(st.lease_state == LeaseState::kLost);
+  CHECK(st.reason.find("was deleted or replaced while shared") != std::string::npos);
+  Generator h(real_clock(spec));  // alone: claims the other slot afresh
+  CHECK(h.node_id() != node);
+  close(outsider);
 }

@@ -39,7 +39,7 @@ namespace {
 constexpr uint64_t kMagic = 0x31687366776f6e73ULL;  // "snowfsh1"
 constexpr int64_t kJoinByte = 0, kMemberByte = 1, kWriterByte = 2;
 constexpr size_t kFileSize = 4096;
-constexpr int kJoinWaitMs = 5000, kWriterWaitMs = 2000;
+constexpr int kJoinWaitMs = 5000, kWriterWaitMs = 2000, kLeaveWaitMs = 200;
 
 struct ShareFile {
   uint64_t magic;
@@ -122,6 +122,7 @@ class SharedLease final : public NodeLease, ForkDropped {
     if (p_.share_fd < 0 || lost()) return;
     std::string why;
     check_slot(&why);
+    if (lost()) return;  // check_slot said why
     rebind_sockets();
     if (why.empty()) check_mark(&why);
     set_problem(why.empty() ? why : where_ + ": " + why);
@@ -131,11 +132,12 @@ class SharedLease final : public NodeLease, ForkDropped {
     if (forked_.load(std::memory_order_acquire)) return;
     std::lock_guard<std::mutex> lock(mu_);
     if (p_.share_fd < 0) return;
-    // Under the join lock, so a joiner never counts this sharer alive and then finds the
-    // slot gone; without it (another process stopped while joining) the order still keeps
-    // the slot held until this process no longer counts as a sharer.
+    // Under the join lock when it comes within kLeaveWaitMs, so a joiner rarely counts this
+    // sharer alive and then finds the slot gone (it then tries again). Without it (another
+    // process stopped while joining) close() does not wait: a joiner that locks the slot
+    // after it was free reads the slot's mark and continues after it.
     int err = 0;
-    const bool joined = lock_within(p_.share_fd, kJoinByte, kJoinWaitMs, &err);
+    const bool joined = lock_within(p_.share_fd, kJoinByte, kLeaveWaitMs, &err);
     unlock_byte(p_.share_fd, kMemberByte);
     for (int* fd : extra_slot_fds_ptrs()) registry::unlock(*fd), close_fd(*fd);
     registry::unlock(p_.slot_fd);
@@ -210,11 +212,13 @@ class SharedLease final : public NodeLease, ForkDropped {
     if (fd < 0) return;
     if (!registry::lock_range(fd, F_RDLCK, 0, 0, &err)) {
       close(fd);
-      if (registry::is_held_errno(err))
+      if (registry::is_held_errno(err)) {
         set_lost(where_ + ": the slot file " + path +
                  " was deleted or replaced while shared, and the new one is locked by another "
                  "process; it may issue ids with this node id now");
-      else
+        // No longer a sharer: a joiner must not count this process and mint on the word.
+        unlock_byte(p_.share_fd, kMemberByte);
+      } else
         *why = path + ": cannot lock: " + errno_text(err);
       return;
     }
@@ -373,10 +377,46 @@ class Join {
     int err = 0;
     parts->slot_fd = registry::open_regular(dir_fd_, name, O_RDWR | O_CREAT, path, &err, &why);
     if (parts->slot_fd < 0) unavailable(quoted_ + ": " + why);
-    if (registry::lock_range(parts->slot_fd, F_RDLCK, 0, 0, &err)) return true;
+    if (registry::lock_range(parts->slot_fd, F_RDLCK, 0, 0, &err)) {
+      catch_up(parts, name, path);
+      return true;
+    }
     close_fd(parts->slot_fd);
     if (registry::is_held_errno(err)) return false;  // the sharers left; someone took it
     unavailable(quoted_ + ": cannot lock " + path + ": " + errno_text(err));
+  }
+
+  // The slot's mark file above the share's mark: the slot was free for a moment (its
+  // sharers gone while this process counted them) and another claimant minted on it.
+  // Continue after what it recorded, as a claimant does. An unreadable mark is refused.
+  // Read under the writer's lock: a sharer's write puts the file's mark above the share's
+  // until it is done.
+  void catch_up(SharedLease::Parts* parts, const std::string& name, const std::string& path) {
+    ShareFile& f = *parts->file;
+    int err = 0;
+    if (!lock_within(parts->share_fd, kWriterByte, kWriterWaitMs, &err))
+      unavailable(quoted_ + ": cannot lock " + path_ + " to read the slot's mark: " +
+                  (registry::is_held_errno(err) ? "held by a sharer for " +
+                                                      std::to_string(kWriterWaitMs) + " ms"
+                                                : errno_text(err)));
+    struct Unlock {
+      int fd;
+      ~Unlock() { unlock_byte(fd, kWriterByte); }
+    } unlock{parts->share_fd};
+    int64_t mark = -1;
+    std::string why;
+    const registry::MarkFile found = registry::read_mark(dir_fd_, name, spec_.dir, &mark, &why);
+    const std::string problem = local_mark_problem(found, mark, why, path, layout_);
+    if (!problem.empty()) unavailable(quoted_ + ": " + problem);
+    if (found != registry::MarkFile::kValue || mark <= f.mark_ms.load(std::memory_order_acquire))
+      return;
+    const int64_t packed = last_packed_of_ms(layout_, mark);
+    int64_t seen = f.state.load(std::memory_order_acquire);
+    while (seen < packed && !f.state.compare_exchange_weak(seen, packed)) {
+    }
+    int64_t had = f.mark_ms.load(std::memory_order_acquire);
+    while (had < mark && !f.mark_ms.compare_exchange_weak(had, mark)) {
+    }
   }
 
   // Maps the share's page. `fresh`: nobody shares, so the file may be sized and written.

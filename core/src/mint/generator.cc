@@ -138,17 +138,15 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
     return;
   }
 
+  // Throws (and the lease member releases the slot) when an open generator of this
+  // process overlaps the id space but cannot share its word. A host-shared node id takes
+  // its place in the registry too (exclusive, as every lease), so that no other generator
+  // of this process mints that node's ids, but mints on the word its lease maps, with the
+  // other processes of the share.
+  space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
+                                             describe(), uuid7_);
   host_shared_ = lease_ && lease_->shared_state() != nullptr;
-  if (host_shared_) {
-    // Processes sharing the node id mint on the word their lease maps.
-    state_ = lease_->shared_state();
-  } else {
-    // Throws (and the lease member releases the slot) when an open generator of this
-    // process overlaps the id space but cannot share its word.
-    space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
-                                               describe(), uuid7_);
-    state_ = space_->word();
-  }
+  state_ = host_shared_ ? lease_->shared_state() : space_->word();
   if (lease_) {
     try {
       // The slot's previous holders may have issued ids up to the claimed mark: start with
@@ -253,7 +251,9 @@ void GeneratorCore::close_leased() noexcept {
   if (host_shared_) {
     // The word stays: other processes mint on it. A call of ours still in flight stays
     // under the mark limit the keeper reached, and the slot's mark only ever rises.
-    closed_state_.store(state_->load(std::memory_order_acquire), std::memory_order_relaxed);
+    const int64_t last = state_->load(std::memory_order_acquire);
+    closed_state_.store(last, std::memory_order_relaxed);
+    space_->close(true, last);  // a later generator of this process continues after it
     detail::HooksReleased released(hooks_);
     lease_->release();
     return;
