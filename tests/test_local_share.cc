@@ -39,7 +39,7 @@ GeneratorOptions real_clock(const std::string& source, const char* layout = kTwo
 
 }  // namespace
 
-TEST_CASE("share: one generator per process; the process's others never mint its node",
+TEST_CASE("share: one generator per process, and none other of the process mints its node",
           "[fleet][local][share]") {
   const std::string dir = temp_dir(), other = temp_dir(), spec = "local:" + dir + "?share=web";
   Opts a(spec, T, Mode::kStrict, kTwoSlots);
