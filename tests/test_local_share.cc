@@ -265,3 +265,22 @@ TEST_CASE("share: a sharer whose slot was taken no longer counts as a sharer",
   CHECK(h.node_id() != node);
   close(outsider);
 }
+
+TEST_CASE("share: a share opened and closed again and again keeps its mark near the clock",
+          "[fleet][local][share]") {
+  // The last sharer writes back the millisecond it reached, as an exclusive holder does:
+  // else each group's first mark starts a lead beyond the one before.
+  const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
+  int64_t node = -1;
+  for (int i = 0; i < 10; ++i) {
+    Generator g(real_clock(spec));
+    node = g.node_id();
+    g.next_id();
+  }
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  CHECK(mark_in(dir, node) <= now);
+  Generator g(real_clock(spec));
+  CHECK_NOTHROW(g.next_id());
+}

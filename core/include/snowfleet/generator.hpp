@@ -170,6 +170,7 @@ class GeneratorCore {
   std::string clock_reason(int64_t s, int64_t now) const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
   void close_leased() noexcept;
+  void close_shared() noexcept;
   int64_t id_of(int64_t packed) const noexcept {
     return ((packed >> layout_.sequence_bits()) << layout_.timestamp_shift()) | node_part_ |
            (packed & seq_mask_);

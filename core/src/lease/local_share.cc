@@ -137,13 +137,46 @@ class SharedLease final : public NodeLease, ForkDropped {
     // process stopped while joining) close() does not wait: a joiner that locks the slot
     // after it was free reads the slot's mark and continues after it.
     int err = 0;
-    const bool joined = lock_within(p_.share_fd, kJoinByte, kLeaveWaitMs, &err);
+    const bool joined =
+        leaving_ || lock_within(p_.share_fd, kJoinByte, kLeaveWaitMs, &err);
     unlock_byte(p_.share_fd, kMemberByte);
     for (int* fd : extra_slot_fds_ptrs()) registry::unlock(*fd), close_fd(*fd);
     registry::unlock(p_.slot_fd);
     close_fd(p_.slot_fd);
     if (joined) unlock_byte(p_.share_fd, kJoinByte);
     close_all();
+  }
+
+  // Under the join lock (kept until release()): whether another sharer still counts.
+  bool leaving_last() noexcept override {
+    std::lock_guard<std::mutex> lock(mu_);
+    int err = 0;
+    if (p_.share_fd < 0 || leaving_ || lost() ||
+        !lock_within(p_.share_fd, kJoinByte, kLeaveWaitMs, &err))
+      return false;
+    leaving_ = true;
+    unlock_byte(p_.share_fd, kMemberByte);
+    return registry::lock_range(p_.share_fd, F_WRLCK, kMemberByte, 1, &err);
+  }
+
+  bool write_final_mark(int64_t mark_ms) noexcept override {
+    std::lock_guard<std::mutex> lock(mu_);
+    int err = 0;
+    if (p_.share_fd < 0 || !leaving_ ||
+        !lock_within(p_.share_fd, kWriterByte, kLeaveWaitMs, &err))
+      return false;
+    bool ok = true;
+    if (mark_ms < p_.file->mark_ms.load(std::memory_order_acquire)) {
+      std::string why;
+      try {
+        ok = registry::write_mark(p_.dir_fd, name_, p_.dir, mark_ms, &why);
+      } catch (...) {
+        ok = false;
+      }
+      if (ok) p_.file->mark_ms.store(mark_ms, std::memory_order_release);
+    }
+    unlock_byte(p_.share_fd, kWriterByte);
+    return ok;
   }
 
   void abandon_after_fork() noexcept override { drop_inherited(); }
@@ -250,6 +283,7 @@ class SharedLease final : public NodeLease, ForkDropped {
   Parts p_;
   std::string name_;
   std::vector<int> extra_slot_fds_;  // slot files put back while shared, locked too
+  bool leaving_ = false;             // leaving_last() took the join lock
   std::mutex mu_;
   std::atomic<bool> forked_{false};
 };

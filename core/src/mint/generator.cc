@@ -248,16 +248,7 @@ void GeneratorCore::close_leased() noexcept {
     lease_->cancel_pending();  // a write in flight to a store that hangs fails at once
     keeper_->stop();           // no mark write runs after this
   }
-  if (host_shared_) {
-    // The word stays: other processes mint on it. A call of ours still in flight stays
-    // under the mark limit the keeper reached, and the slot's mark only ever rises.
-    const int64_t last = state_->load(std::memory_order_acquire);
-    closed_state_.store(last, std::memory_order_relaxed);
-    space_->close(true, last);  // a later generator of this process continues after it
-    detail::HooksReleased released(hooks_);
-    lease_->release();
-    return;
-  }
+  if (host_shared_) return close_shared();
   // Swap in kClosedState so that a call which passed its usability check before the token
   // moved cannot complete its CAS afterwards: the state recorded here is final. The state
   // is published in closed_state_ before the swap that makes it final.
@@ -291,6 +282,28 @@ void GeneratorCore::close_leased() noexcept {
   // the sentinel.
   space_->close(true, last);
   detail::HooksReleased released(hooks_);
+  lease_->release();
+}
+
+// A host-shared node id. While other sharers live the word stays (they mint on it), and a
+// call of ours still in flight stays under the mark limit the keeper reached. The last
+// sharer makes the word final as an exclusive holder does, and writes back the millisecond
+// the share reached: else every next group's first mark would start a lead further ahead.
+void GeneratorCore::close_shared() noexcept {
+  detail::HooksReleased released(hooks_);
+  const bool last_sharer = lease_->leaving_last();
+  int64_t last = state_->load(std::memory_order_acquire);
+  closed_state_.store(last, std::memory_order_relaxed);
+  if (last_sharer) {
+    while (!state_->compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))
+      closed_state_.store(last, std::memory_order_relaxed);
+    if (!keeper_->failing()) {
+      const int64_t reached = last >= 0 ? (last >> layout_.sequence_bits()) + layout_.epoch_ms()
+                                        : std::max<int64_t>(lease_->claimed_mark_ms(), 0);
+      if (lease_->write_final_mark(reached)) mark_writes_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  space_->close(true, last);  // a later generator of this process continues after it
   lease_->release();
 }
 

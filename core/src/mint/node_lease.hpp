@@ -55,6 +55,18 @@ class NodeLease {
   /// generator mints on it instead of the process's id-space registry.
   virtual std::atomic<int64_t>* shared_state() noexcept { return nullptr; }
 
+  /// A host-shared lease about to be released: true when this process is the last sharer,
+  /// and then no process can join until release(). The generator then makes the word final
+  /// and persists the millisecond actually reached with write_final_mark(). Default: false.
+  virtual bool leaving_last() noexcept { return false; }
+  /// After leaving_last(): persists `mark_ms` as the slot's mark when it is below the mark
+  /// written ahead (the next holder then need not wait that out). False when it cannot: the
+  /// mark written ahead stays, which is safe. Default: false.
+  virtual bool write_final_mark(int64_t mark_ms) noexcept {
+    (void)mark_ms;
+    return false;
+  }
+
   /// The slot is no longer ours (expired, taken over, file replaced): final.
   bool lost() const noexcept { return lost_.load(std::memory_order_acquire); }
   /// Why the lease is lost or unconfirmed (the last failure), "" when all is well.
