@@ -7,7 +7,7 @@
 # Excluded (the test spec below): the hidden [.etcd] tests, as everywhere; the two that
 # need a libcurl to load ([etcd-offline], and "etcd:// without libcurl ...", which loads it
 # after checking the "missing" error), because libc6-arm64-cross has no aarch64 libcurl;
-# and [fork] (6 tests), because Debian 12's qemu-user 7.2 aborts in a child forked while
+# and [fork] (the tests that fork beside a running thread), because Debian 12's qemu-user 7.2 aborts in a child forked while
 # the parent runs other threads (assertion in qemu's plugins/core.c), a qemu bug. The
 # multi-process storm (fork with no threads yet) runs. And [thread-cancel] (3 tests,
 # pthread_cancel of a claimant): the emulated build crashes in the cancellation's unwinding
