@@ -81,8 +81,16 @@ TEST_CASE("Lease replies are read strictly", "[k8s]") {
   CHECK(v.renew_us == 1'796'402'134'681'362);
   json bad = lease;
   bad["metadata"]["annotations"]["snowfleet.dev/mark-ms"] = "12x";
-  CHECK_FALSE(parse_lease(bad, &v, &why));
-  CHECK_THAT(why, Catch::Contains("snowfleet.dev/mark-ms is not a decimal integer"));
+  // A hand-edited mark is read as unknown history, not as a broken reply: the holder must
+  // still adopt the Lease's resourceVersion and write its mark over it, and a list holding
+  // such a Lease must still give the others.
+  REQUIRE(parse_lease(bad, &v, &why));
+  CHECK(v.mark_unreadable);
+  CHECK(v.mark_ms == -1);
+  std::vector<LeaseView> listed;
+  REQUIRE(parse_lease_list(json{{"items", {lease, bad}}}, &listed, &why));
+  CHECK_FALSE(listed[0].mark_unreadable);
+  CHECK(listed[1].mark_unreadable);
   bad = lease;
   bad["spec"]["renewTime"] = "2026-12-04T16:35:34.681Z";
   CHECK_FALSE(parse_lease(bad, &v, &why));

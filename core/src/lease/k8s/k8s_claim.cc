@@ -106,7 +106,8 @@ std::vector<int64_t> K8sLease::candidates(const Layout& layout, const SlotFilter
   const int64_t now = wall_us(), margin = deadline_margin_ns(cfg_.ttl_s) / 1000;
   std::vector<int64_t> free, fresh;
   for (const auto& [n, l] : by_slot)
-    if ((!usable || usable(n)) && lease_free(l, now, margin)) free.push_back(n);
+    if ((!usable || usable(n)) && !l.mark_unreadable && lease_free(l, now, margin))
+      free.push_back(n);
   for (int64_t n = 0; n <= layout.max_node_id() && fresh.size() < kFresh; ++n)
     if (!by_slot.count(n) && (!usable || usable(n))) fresh.push_back(n);
   std::shuffle(free.begin(), free.end(), rng_);
@@ -249,10 +250,15 @@ bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, int64_t fence_m
   mark_ms_.store(claimed_mark_ms_, std::memory_order_relaxed);
   deadline_.store(saturating_add(sent, cfg_.ttl_s * 1'000'000'000 - deadline_margin_ns(cfg_.ttl_s)),
                   std::memory_order_release);
-  if (claimed_mark_ms_ <= layout.max_timestamp_ms()) return true;
-  // A mark past the window blocks the slot for good: give it back, try another.
-  *skipped = "slot " + std::to_string(slot) + " has the mark " + std::to_string(claimed_mark_ms_) +
-             ", past the last millisecond of layout " + layout.to_string();
+  if (!mine.mark_unreadable && claimed_mark_ms_ <= layout.max_timestamp_ms()) return true;
+  // A mark past the window blocks the slot for good, an unreadable one hides its history:
+  // give it back, try another.
+  *skipped = mine.mark_unreadable
+                 ? "Lease " + mine.name + ": annotation " + kMarkAnnotation +
+                       " is not a decimal integer (the slot's history is unknown)"
+                 : "slot " + std::to_string(slot) + " has the mark " +
+                       std::to_string(claimed_mark_ms_) + ", past the last millisecond of layout " +
+                       layout.to_string();
   const json back = release_patch(rv_, -1);
   try {
     http_.request("PATCH", path(mine.name), &back, request_ms_);

@@ -89,7 +89,8 @@ class K8sLease final : public NodeLease {
   Http http_;
   long request_ms_;
   std::string holder_;
-  std::string rv_;  // the resourceVersion of our last write
+  std::string rv_;          // the resourceVersion of our last write
+  int64_t sent_mark_ = -1;  // the mark our last confirmed write carried (under http_mu_)
   std::atomic<int64_t> deadline_{INT64_MIN};
   std::mutex fence_mu_;  // deadline_ against lost
   std::atomic<bool> released_{false};

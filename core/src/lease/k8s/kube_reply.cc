@@ -83,8 +83,8 @@ bool parse_lease(const json& j, LeaseView* out, std::string* why) {
     return false;
   }
   if (!parse_mark(md, out)) {
-    *why = "Lease " + out->name + ": annotation " + kMarkAnnotation + " is not a decimal integer";
-    return false;
+    out->mark_ms = -1;
+    out->mark_unreadable = true;
   }
   if (j.contains("spec") && j["spec"].is_object() && !parse_spec(j["spec"], out, why)) {
     *why = "Lease " + out->name + ": malformed " + *why;

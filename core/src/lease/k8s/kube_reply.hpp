@@ -26,6 +26,9 @@ struct LeaseView {
   int64_t duration_s = 0;   ///< spec.leaseDurationSeconds; 0: absent
   int64_t transitions = 0;  ///< spec.leaseTransitions
   int64_t mark_ms = -1;     ///< the mark annotation; -1: absent
+  /// The mark annotation is there but not a decimal integer (a hand edit): the slot's
+  /// history is unknown, so no claim takes it; its holder writes its own mark over it.
+  bool mark_unreadable = false;
 };
 
 /// Reads one Lease object; false with *why naming the field when it is malformed.

@@ -114,6 +114,9 @@ Renewal K8sLease::after_conflict(std::string* why) {
 Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
   std::lock_guard<std::mutex> lock(http_mu_);
   if (lost()) return Renewal::kLost;
+  // A merge patch overwrites the annotation: never send a mark below one already confirmed
+  // (the renewal thread read mark_ms_ before a mark write that took the lock first).
+  mark_ms = std::max(mark_ms, sent_mark_);
   const nlohmann::json body = renew_patch(rv_, wall_us(), mark_ms);
   Renewal result = Renewal::kFailed;
   try {
@@ -125,6 +128,7 @@ Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
       std::lock_guard<std::mutex> fence(fence_mu_);
       if (lost()) return Renewal::kLost;
       rv_ = now.resource_version;
+      sent_mark_ = mark_ms;
       deadline_.store(
           saturating_add(sent, cfg_.ttl_s * 1'000'000'000 - deadline_margin_ns(cfg_.ttl_s)),
           std::memory_order_release);
@@ -164,7 +168,8 @@ void K8sLease::release() noexcept {
   if (node_id_ < 0 || lost() || !problem().empty()) return;  // the Lease expires by itself
   std::lock_guard<std::mutex> lock(http_mu_);
   try {
-    const nlohmann::json body = release_patch(rv_, mark_ms_.load(std::memory_order_acquire));
+    const nlohmann::json body =
+        release_patch(rv_, std::max(mark_ms_.load(std::memory_order_acquire), sent_mark_));
     http_.request("PATCH", path(slot_name(node_id_)), &body, std::min<long>(request_ms_, 1000));
   } catch (...) {
   }
