@@ -74,6 +74,7 @@ TEST_CASE("share: one generator per process, and none other of the process mints
 
 TEST_CASE("share: the slot stays held while any sharer lives, and is free after the last",
           "[fleet][local][share][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
   auto g = std::make_unique<Generator>(real_clock(spec));
   const int64_t node = g->node_id();
@@ -134,6 +135,7 @@ TEST_CASE("share: a share used with another layout, or a node it does not hold, 
 
 TEST_CASE("share: a forked child joins its parent's share and mints distinct ids",
           "[fleet][local][share][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
   Generator parent(real_clock(spec));
   parent.next_id();
@@ -175,6 +177,7 @@ TEST_CASE("share: a forked child joins its parent's share and mints distinct ids
 
 TEST_CASE("share: a sharer killed while minting stops nobody, and the slot stays held",
           "[fleet][local][share][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
   const std::string dir = temp_dir(), spec = "local:" + dir + "?share=web";
   int fds[2];
   REQUIRE(pipe(fds) == 0);
