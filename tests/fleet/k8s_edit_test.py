@@ -32,7 +32,7 @@ CLI = os.path.abspath(os.environ.get("SNOWFLEET_CLI", "out/fleet/core/snowfleet"
 MARK = "snowfleet.dev/mark-ms"
 
 
-class K8sBreak(unittest.TestCase):
+class K8sEdits(unittest.TestCase):
     maxDiff = 2000
     kube = None
 
@@ -47,7 +47,7 @@ class K8sBreak(unittest.TestCase):
 
     def setUp(self):
         self.prefix = "b" + self.id().split(".")[-1][5:30].replace("_", "-").rstrip("-")
-        self.hist_dir = tempfile.mkdtemp(prefix="k8sbreak-hist-")
+        self.hist_dir = tempfile.mkdtemp(prefix="k8sedit-hist-")
         self.addCleanup(shutil.rmtree, self.hist_dir, True)
         self.workers = []
         self.proxy = None
