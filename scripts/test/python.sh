@@ -45,9 +45,15 @@ PY="$VENV/bin/python"
 "$PY" -m pip install -q --disable-pip-version-check --upgrade pip
 
 # ---- pip install . and the test suite ---------------------------------------------------------
+# The three installs from the tree (., -e ., . again at the end) share one CMake build
+# directory, so the core is compiled once, not three times; each names the test hooks'
+# setting, which a shared CMake cache would otherwise carry over. The sdist's install below
+# builds from scratch, in its own directory.
+TREE_BUILD=("-Cbuild-dir=${SNOWFLEET_PY_BUILD:-$ROOT/out/py-build}")
+NO_HOOKS=(-Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=OFF)
 log "pip install $ROOT (with the test-only module)"
 "$PY" -m pip install -q --disable-pip-version-check \
-  -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON "$ROOT"
+  "${TREE_BUILD[@]}" -Ccmake.define.SNOWFLEET_PYTHON_TEST_HOOKS=ON "$ROOT"
 [[ "${1:-}" == --install-only ]] && exit 0
 # Optional tools the suite uses (numpy: zero-copy check; mypy: stubs; build: sdist;
 # snowflake-id: the benchmark's peer, smoke-run by the suite; hypothesis: the differential
@@ -80,7 +86,7 @@ log "differential test: core vs reference model, $DIFF_EXAMPLES scenarios"
 
 if [[ "${SNOWFLEET_PY_PACKAGING:-1}" != 0 ]]; then
   log "pip install -e . (editable)"
-  "$PY" -m pip install -q --disable-pip-version-check -e "$ROOT"
+  "$PY" -m pip install -q --disable-pip-version-check "${TREE_BUILD[@]}" "${NO_HOOKS[@]}" -e "$ROOT"
   (cd / && "$PY" -c 'import snowfleet, pathlib
 p = pathlib.Path(snowfleet.__file__).resolve()
 assert "python/snowfleet" in p.as_posix(), p  # the editable install points at the tree
@@ -103,7 +109,8 @@ assert "site-packages" in snowfleet.__file__
 print("sdist install ok:", snowfleet.decode(snowfleet.Generator(4).next_id()))')
   # Leave the venv with the regular install, as after `pip install .`: it must not carry the
   # test-only module.
-  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$ROOT"
+  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+    "${TREE_BUILD[@]}" "${NO_HOOKS[@]}" "$ROOT"
   (cd / && "$PY" -c 'import importlib.util, snowfleet
 assert importlib.util.find_spec("snowfleet._snowfleet_testing") is None, "a plain install ships the test hooks"
 print("plain install ok: no snowfleet._snowfleet_testing")')
