@@ -137,15 +137,21 @@ TEST_CASE("claims made at once go out in a few shared requests, each answered", 
   constexpr int kClaims = 100;
   std::vector<ClaimRequest> reqs(kClaims);
   std::vector<std::thread> threads;
+  // All claims start together once every thread exists: starting threads one by one can
+  // take longer than a request (under a sanitizer), and batches then only hold the few
+  // claims that arrived meanwhile.
+  std::atomic<bool> go{false};
   for (ClaimRequest& r : reqs) {
     r.usable = &any;
     r.skipped = &none;
     r.cancel = &cancel;
     threads.emplace_back([&] {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       std::unique_lock<std::mutex> lock(mu);
       claim_in_batch(lock, queue, r, sender);
     });
   }
+  go.store(true, std::memory_order_release);
   for (std::thread& t : threads) t.join();
   std::set<int64_t> slots;
   for (const ClaimRequest& r : reqs) {
