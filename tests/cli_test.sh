@@ -210,6 +210,12 @@ done
 set +e; "${cli[@]}" next --node 5 -n 1000000 2>"$err_file" | head -1 >/dev/null; got=${PIPESTATUS[0]}; set -e
 [ "$got" = 141 ] || fail "next | head -1 exited $got, want 141"
 [ ! -s "$err_file" ] || fail "next | head -1 said: $(cat "$err_file")"
+# The same with a leased node id, whose close touches the registry's files after the failed write.
+reg=$(mktemp -d)
+set +e; "${cli[@]}" next --node-source "local:$reg?share=cli" -n 1000000 2>"$err_file" | head -1 >/dev/null; got=${PIPESTATUS[0]}; set -e
+[ "$got" = 141 ] || fail "next --node-source local:DIR?share=cli | head -1 exited $got, want 141: $(cat "$err_file")"
+[ ! -s "$err_file" ] || fail "next --node-source local:DIR?share=cli | head -1 said: $(cat "$err_file")"
+rm -rf "$reg"
 
 # -n streams: memory stays flat whatever the count (3,000,000 ids were ~80 MB of text and
 # ids held before the first line).

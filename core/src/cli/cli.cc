@@ -193,6 +193,11 @@ int cmd_next(const Argv& argv, std::ostream& out_stream, std::ostream& err) {
     out_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
     left -= n;
   }
+  // A failed write's errno is run_cli's answer (EPIPE: quietly 141): closing a leased
+  // generator touches the registry's files, which sets errno again.
+  const int write_error = errno;
+  gen.close();
+  if (!out_stream) errno = write_error;
   return 0;
 }
 
