@@ -17,7 +17,7 @@ namespace detail {
 /// failure): the node id its live sharers hold, or, when none is alive, a slot claimed as
 /// an exclusive claim would (`spec.pinned`, `usable`), which the share then holds for as
 /// long as any sharer lives. The lease's shared_state() is the share's word.
-std::shared_ptr<NodeLease> claim_shared(const LocalSpec& spec, int dir_fd, bool private_dir,
+std::shared_ptr<NodeLease> claim_shared(const LocalSpec& spec, int dir_fd,
                                         const Layout& layout, const SlotFilter& usable,
                                         const std::string& quoted);
 

@@ -235,7 +235,7 @@ std::shared_ptr<NodeLease> claim_local(const std::string& spec, const Layout& la
   const bool private_dir = parsed.dir.empty();
   const int dir_fd = open_registry_dir(&parsed.dir, private_dir, quoted);
   if (!parsed.share.empty())
-    return claim_shared(parsed, dir_fd, private_dir, layout, usable, quoted);
+    return claim_shared(parsed, dir_fd, layout, usable, quoted);
   LocalClaim claim(parsed.dir, dir_fd, layout);
   SlotHold hold;
   const int64_t slot = claim_walk(claim, parsed.pinned, layout, usable, &hold);
