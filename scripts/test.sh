@@ -8,6 +8,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 areas=("$@")
 [ ${#areas[@]} -gt 0 ] || areas=(core python node java go rust frameworks fleet sql)
 passed=() failed=() times=()
+# Each area's output also goes to a log, so that a failure's cause can be repeated at the
+# end of the run: CI shows only the last lines of the log.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
   if [ ! -f "$script" ]; then
@@ -17,12 +21,19 @@ for area in "${areas[@]}"; do
   printf '\n######## %s ########\n' "$area"
   start=$SECONDS
   # Every area runs even after one fails, so one run reports all of them.
-  if bash "$script"; then passed+=("$area"); else failed+=("$area"); fi
+  if bash "$script" 2>&1 | tee "$logs/$area"; then passed+=("$area"); else failed+=("$area"); fi
   # Where a run's time goes, in its last lines (CI shows the end of the log).
   times+=("$area $((SECONDS - start))s")
 done
 printf '\narea wall times: %s\n' "$(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 if [ ${#failed[@]} -gt 0 ]; then
+  for area in "${failed[@]}"; do
+    printf '\n---- %s failed; its failure lines, then its last lines ----\n' "$area"
+    grep -aE 'FAILED|Failed|FAIL:|ERROR:|Error|error:|Timeout|Traceback|Assertion|Sanitizer' \
+      "$logs/$area" | grep -avE 'ERROR:  snowfleet|^ok|expected failure' | tail -n 15 || true
+    printf -- '-- last lines:\n'
+    tail -n 15 "$logs/$area"
+  done
   printf '\ntest areas FAILED: %s (passed: %s)\n' "${failed[*]}" "${passed[*]:-none}" >&2
   exit 1
 fi
