@@ -29,7 +29,7 @@ printf '\narea wall times: %s\n' "$(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 if [ ${#failed[@]} -gt 0 ]; then
   for area in "${failed[@]}"; do
     printf '\n---- %s failed; its failure lines, then its last lines ----\n' "$area"
-    grep -aE 'FAILED|Failed|FAIL:|ERROR:|Error|error:|Timeout|Traceback|Assertion|Sanitizer' \
+    grep -aE 'FAILED|Failed|FAIL[: ]|ERROR:|Error|error:|runtime error|property failed|Timeout|Traceback|Assertion|Sanitizer' \
       "$logs/$area" | grep -avE 'ERROR:  snowfleet|^ok|expected failure' | tail -n 15 || true
     printf -- '-- last lines:\n'
     tail -n 15 "$logs/$area"

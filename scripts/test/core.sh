@@ -6,6 +6,14 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$(repo_root)"
 
+# Each suite below runs even when one before it failed, so that one run reports them all;
+# the area fails at the end, naming them.
+failed_suites=()
+suite() {  # suite NAME COMMAND...: runs COMMAND, remembering NAME if it fails
+  local name=$1; shift
+  if ! "$@"; then failed_suites+=("$name"); echo "core: $name FAILED" >&2; fi
+}
+
 section "core: dependencies"
 core_deps
 pip_install pytest jsonschema lizard
@@ -33,10 +41,10 @@ for variant in release asan-ubsan tsan; do
   cmake -S . -B "out/$variant" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON "${flags[@]}" >/dev/null
   if [ "$variant" = release ]; then
     cmake --build "out/$variant" >/dev/null
-    (cd "out/$variant" && ctest --output-on-failure --timeout 300)
+    suite "$variant ctest" bash -c "cd out/$variant && ctest --output-on-failure --timeout 300"
   else
     cmake --build "out/$variant" --target "${ctest_targets[@]}" >/dev/null
-    (cd "out/$variant" && ctest --output-on-failure --timeout 300 -j2)
+    suite "$variant ctest" bash -c "cd out/$variant && ctest --output-on-failure --timeout 300 -j2"
   fi
 done
 
@@ -45,10 +53,15 @@ done
 # clone it costs 9.5 min of CPU, about 5-7 min on CI's two cores (see test/aarch64.sh);
 # SNOWFLEET_AARCH64=0 skips it on a machine that runs the x86_64 suites only.
 if [ "${SNOWFLEET_AARCH64:-1}" = 1 ]; then
-  bash scripts/test/aarch64.sh
+  suite "aarch64 under qemu" bash scripts/test/aarch64.sh
 else
   echo "test-core: aarch64 under qemu skipped (SNOWFLEET_AARCH64=0)"
 fi
 
 # libFuzzer targets for every text the core reads from outside, 20 s each (clang-14).
-bash scripts/test/fuzz.sh
+suite "fuzz" bash scripts/test/fuzz.sh
+
+if [ ${#failed_suites[@]} -gt 0 ]; then
+  printf 'core suites FAILED: %s\n' "${failed_suites[*]}" >&2
+  exit 1
+fi
