@@ -35,7 +35,8 @@ core_deps() {
   apt_install g++ cmake ninja-build catch2 nlohmann-json3-dev libbenchmark-dev libcurl4-openssl-dev
 }
 
-section() { printf '\n==== %s ====\n' "$*"; }
+# Each heading carries the seconds since its script started: where a long run's time went.
+section() { printf '\n==== %s ==== [%d s]\n' "$*" "$SECONDS"; }
 
 # A private PostgreSQL 15 for a test area (Debian's postgresql-15; initdb refuses root, so
 # it runs as the postgres user): pg_private_start DIR [SERVER-OPTION...] makes a cluster in

@@ -28,7 +28,8 @@
 #     k8s-lease:// engine on it (tests/fleet/k8s_lease_test.py: claims, races, credentials,
 #     the RBAC refusal, the mark across a restart, faults; histories checked);
 #   - stops etcd and removes the temp dir, whatever happened.
-# Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/fleet), SNOWFLEET_SANITIZE
+# Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/release when the core area
+# built it without sanitizers, else out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it),
 # SNOWFLEET_CACHE_DIR (where the kube-apiserver build is kept).
 set -euo pipefail
@@ -39,7 +40,18 @@ section "fleet: dependencies"
 core_deps
 apt_install libcurl4-openssl-dev etcd-server etcd-client curl python3 iproute2 openssl
 
-build=${SNOWFLEET_FLEET_BUILD:-out/fleet}
+# The core area's release build (etcd support on when its headers are installed, which
+# core_deps does) already holds every target used here: reuse it rather than compile the
+# core once more, unless sanitizers are asked for.
+build=${SNOWFLEET_FLEET_BUILD:-}
+if [ -z "$build" ]; then
+  if [ -z "${SNOWFLEET_SANITIZE:-}" ] && [ -f out/release/CMakeCache.txt ] &&
+    grep -q '^SNOWFLEET_SANITIZE:STRING=$' out/release/CMakeCache.txt; then
+    build=out/release
+  else
+    build=out/fleet
+  fi
+fi
 fleet_configure() {
   cmake -S . -B "$build" -G Ninja -DSNOWFLEET_BUILD_TESTS=ON -DSNOWFLEET_ETCD=ON \
     -DSNOWFLEET_SANITIZE="${SNOWFLEET_SANITIZE:-}" >/dev/null
