@@ -2,6 +2,7 @@
 // is read; what it does not is refused naming file, line and what), and finding the target
 // (context, cluster, user; relative paths; $KUBECONFIG lists; in-cluster; refusals).
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <string>
@@ -190,4 +191,22 @@ TEST_CASE("kubeconfig: in-cluster from the service account directory", "[k8s]") 
   CHECK(t.ca_file == sa + "/ca.crt");
   CHECK(t.namespace_ == "ids");
   CHECK(find_target({"", ""}, "", "fd00::1", "443", "", sa).server == "https://[fd00::1]:443");
+}
+
+TEST_CASE("kubeconfig: a FIFO or a directory named as the kubeconfig is refused at once",
+          "[k8s]") {
+  // Reading a FIFO with no writer would block the claim for ever.
+  const std::string dir = temp_dir();
+  const std::string fifo = dir + "/config";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const snowfleet::Error e = error_of([&] { find_target({fifo, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("config") && Catch::Contains("is not a regular file"));
+  CHECK_THAT(error_of([&] { find_target({dir, ""}, "", "", "", ""); }).what(),
+             Catch::Contains("is not a regular file"));
+  // In-cluster: a FIFO where the token should be.
+  const std::string sa = temp_dir();
+  REQUIRE(mkfifo((sa + "/token").c_str(), 0600) == 0);
+  CHECK(error_of([&] { find_target({"", ""}, "", "10.0.0.1", "443", "", sa); }).kind() ==
+        snowfleet::ErrorKind::kNodeIdUnavailable);
 }

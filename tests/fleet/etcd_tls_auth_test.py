@@ -240,6 +240,15 @@ class Refusals(unittest.TestCase):
             self.assertEqual(code, 0, f"{query}: {err}")
             self.assertEqual(len(out.split()), 2)
 
+    def test_password_file_that_is_a_fifo(self):
+        # A FIFO with no writer would block the claim for ever inside the read.
+        ep = Setup.auth.endpoint
+        fifo = os.path.join(Setup.dir, "pw-fifo")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password_file={fifo}",
+                     "password_file", "is not a regular file")
+
     def test_wrong_password(self):
         ep = Setup.auth.endpoint
         self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password=not-{PASSWORD}",

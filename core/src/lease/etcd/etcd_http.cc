@@ -3,6 +3,7 @@
 
 #include <curl/curl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -18,6 +18,7 @@
 
 #include "base/internal.hpp"
 #include "base/quote.hpp"
+#include "base/small_file.hpp"
 #include "curl_loader.hpp"
 #include "curl_transfer.hpp"
 #include "etcd_reply.hpp"
@@ -222,8 +223,13 @@ void Http::check_files() {
         {"cert file ", cfg_.cert},
         {"key file ", cfg_.key},
         {"password_file ", cfg_.password_file}}) {
-    if (!path.empty() && access(path.c_str(), R_OK) != 0)
+    if (path.empty()) continue;
+    if (access(path.c_str(), R_OK) != 0)
       throw Refused(what + quote(path) + " cannot be read: " + std::strerror(errno));
+    // A FIFO or a terminal named by mistake would block the read inside libcurl.
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw Refused(what + quote(path) + " cannot be read: is not a regular file");
   }
   files_checked_ = true;
 }
@@ -237,12 +243,10 @@ std::string Http::password() const {
                     (v == nullptr ? " is not set" : " is empty"));
     return v;
   }
-  std::ifstream in(cfg_.password_file, std::ios::binary);
-  if (!in)
-    throw Refused("password_file " + quote(cfg_.password_file) +
-                  " cannot be read: " + std::strerror(errno));
-  std::string pw;
-  std::getline(in, pw);  // the first line, without its end
+  std::string body, why;
+  if (!read_small_file(cfg_.password_file, &body, &why))
+    throw Refused("password_file " + quote(cfg_.password_file) + " cannot be read: " + why);
+  std::string pw = body.substr(0, body.find('\n'));  // the first line, without its end
   if (!pw.empty() && pw.back() == '\r') pw.pop_back();
   if (pw.empty()) throw Refused("password_file " + quote(cfg_.password_file) + " is empty");
   return pw;

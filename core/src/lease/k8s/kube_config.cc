@@ -2,12 +2,11 @@
 #include "kube_config.hpp"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "base/quote.hpp"
+#include "base/small_file.hpp"
 #include "kube_yaml.hpp"
 #include "lease/etcd/etcd_base64.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -23,13 +22,11 @@ using nlohmann::json;
   throw Error(ErrorKind::kNodeIdUnavailable, why);
 }
 
-bool read_file(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
+bool read_file(const std::string& path, std::string* out, std::string* why = nullptr) {
+  std::string reason;
+  if (read_small_file(path, out, &reason)) return true;
+  if (why) *why = reason;
+  return false;
 }
 
 std::string trim(std::string s) {
@@ -137,9 +134,9 @@ Target load_kubeconfigs(const std::vector<std::string>& files, const std::string
   std::vector<std::string> read;
   std::vector<json> configs;
   for (const std::string& f : files) {
-    std::string body;
-    if (!read_file(f, &body)) {
-      if (must_exist) unavailable("kubeconfig " + quote(f) + " cannot be read");
+    std::string body, why;
+    if (!read_file(f, &body, &why)) {
+      if (must_exist) unavailable("kubeconfig " + quote(f) + " cannot be read: " + why);
       continue;  // client-go skips a $KUBECONFIG entry that does not exist
     }
     try {

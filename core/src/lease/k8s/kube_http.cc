@@ -4,13 +4,12 @@
 #include <curl/curl.h>
 
 #include <algorithm>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 
 #include "base/internal.hpp"
 #include "base/quote.hpp"
+#include "base/small_file.hpp"
 #include "lease/etcd/curl_loader.hpp"
 #include "lease/etcd/curl_transfer.hpp"
 #include "snowfleet/snowfleet.hpp"
@@ -60,15 +59,16 @@ void Http::refresh_token(bool force) {
     return;
   }
   if (!force && !token_.empty() && monotonic_ns() - token_read_ns_ < kTokenRereadNs) return;
-  std::ifstream in(target_.token_file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  std::string t = s.str();
+  std::string t, why;
+  if (!read_small_file(target_.token_file, &t, &why))
+    throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
+                                                   quote(target_.token_file) + " cannot be read: " +
+                                                   why + " (" + target_.source + ")");
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
-  if (!in || t.empty())
-    throw Error(ErrorKind::kNodeIdUnavailable,
-                spec_ + ": the token file " + quote(target_.token_file) +
-                    " cannot be read or is empty (" + target_.source + ")");
+  if (t.empty())
+    throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
+                                                   quote(target_.token_file) + " is empty (" +
+                                                   target_.source + ")");
   token_ = t;
   token_read_ns_ = monotonic_ns();
 }
