@@ -210,3 +210,32 @@ TEST_CASE("kubeconfig: a FIFO or a directory named as the kubeconfig is refused 
   CHECK(error_of([&] { find_target({"", ""}, "", "10.0.0.1", "443", "", sa); }).kind() ==
         snowfleet::ErrorKind::kNodeIdUnavailable);
 }
+
+TEST_CASE("kubeconfig: a value that is not UTF-8 is refused as an error, not a crash", "[k8s]") {
+  // A YAML map where a context name should be, holding bytes that are not UTF-8: writing it
+  // in a message threw nlohmann's type_error out of the claim.
+  const json config = {{"current-context", {{std::string("t\xff\xff"), 1}}},
+                       {"contexts", json::array()}};
+  const snowfleet::Error e = error_of(
+      [&] { snowfleet::detail::kube::target_from_kubeconfig({"/k/config"}, {config}, ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+}
+
+TEST_CASE("kubeconfig: a namespace that is not a DNS label is refused, naming where", "[k8s]") {
+  // The namespace goes into every request's path.
+  const std::string dir = temp_dir();
+  const std::string cfg =
+      write(dir, "config",
+            "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
+            "    user: u\n    namespace: ../secrets\nclusters:\n- name: c\n  cluster:\n"
+            "    server: https://h:1\nusers:\n- name: u\n  user:\n    token: t\n");
+  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("namespace must be") && Catch::Contains("'../secrets'") &&
+                           Catch::Contains(cfg));
+  const std::string sa = temp_dir();
+  write(sa, "token", "tok\n");
+  write(sa, "namespace", "Ids Prod");
+  CHECK_THAT(error_of([&] { find_target({"", ""}, "", "10.0.0.1", "443", "", sa); }).what(),
+             Catch::Contains("'Ids Prod'"));
+}

@@ -11,6 +11,7 @@
 #include "etcd_reply.hpp"
 #include "mint/mark_keeper.hpp"
 #include "uuid/random_internal.hpp"
+#include "json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -74,7 +75,8 @@ bool holder_listed(const Send& send, const std::string& prefix, int64_t* longest
   bool listed = false;
   for (const json& l : leases) {
     if (!field(l, "ID").is_string() && !field(l, "ID").is_number_integer())
-      throw Refused("the lease list (/v3/lease/leases) has the entry " + l.dump().substr(0, 80) +
+      throw Refused("the lease list (/v3/lease/leases) has the entry " +
+                    json_text(l).substr(0, 80) +
                     ", without a lease ID: cannot tell whether the prefix " + prefix +
                     " has live holders");
     const int64_t id = i64(l, "ID");

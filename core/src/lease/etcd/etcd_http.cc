@@ -22,6 +22,7 @@
 #include "curl_loader.hpp"
 #include "curl_transfer.hpp"
 #include "etcd_reply.hpp"
+#include "json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -55,7 +56,7 @@ bool unavailable(long status, const json& j) {
 std::string error_text(const json& j, const std::string& raw) {
   if (j.is_object() && j.contains("error") && j["error"].is_object() &&
       j["error"].contains("message"))
-    return j["error"]["message"].dump();
+    return json_text(j["error"]["message"]);
   if (j.is_object() && j.contains("message") && j["message"].is_string())
     return j["message"].get<std::string>();
   return raw.substr(0, 200);
@@ -276,7 +277,8 @@ void Http::authenticate(int64_t until_ns) {
   const std::string who = "user " + quote(cfg_.user);
   json r;
   try {
-    r = send("/v3/auth/authenticate", json{{"name", cfg_.user}, {"password", pw}}.dump(), until_ns);
+    r = send("/v3/auth/authenticate", json_text(json{{"name", cfg_.user}, {"password", pw}}),
+             until_ns);
   } catch (const Refused& e) {
     const std::string msg = scrub(e.what(), pw);
     if (msg.find("authentication failed") != std::string::npos)
@@ -302,7 +304,7 @@ void Http::authenticate(int64_t until_ns) {
 json Http::post(const std::string& path, const json& body, long timeout_ms) {
   const auto until = [timeout_ms] { return monotonic_ns() + int64_t{timeout_ms} * kNsPerMs; };
   if (!files_checked_) check_files();
-  const std::string data = body.dump();
+  const std::string data = json_text(body);
   if (cfg_.user.empty()) {
     try {
       return send(path, data, until());

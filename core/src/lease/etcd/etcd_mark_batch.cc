@@ -12,6 +12,7 @@
 #include "base/internal.hpp"
 #include "etcd_base64.hpp"
 #include "etcd_reply.hpp"
+#include "json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -131,7 +132,7 @@ std::string recheck(const nlohmann::json& reply, const Batch& batch, Batch* agai
   }
   if (again->size() == batch.size() && !found.moved)
     return "the mark transaction failed, yet every slot key and mark in it is as expected: " +
-           reply.dump().substr(0, 200);
+           json_text(reply).substr(0, 200);
   return "";
 }
 

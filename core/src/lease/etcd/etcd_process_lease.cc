@@ -27,6 +27,7 @@
 #include "etcd_base64.hpp"
 #include "etcd_reply.hpp"
 #include "uuid/random_internal.hpp"
+#include "json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -167,7 +168,7 @@ void ProcessLease::grant() {
   const int64_t ttl = i64(g, "TTL");
   if (i64(g, "ID") != id || ttl <= 0)
     throw Refused("lease grant of ID " + std::to_string(id) +
-                  " answered without it or TTL: " + g.dump().substr(0, 200));
+                  " answered without it or TTL: " + json_text(g).substr(0, 200));
   {
     std::lock_guard<std::mutex> state(mu_);
     deadline_ = deadline_after(sent, ttl);

@@ -10,6 +10,7 @@
 
 #include "base/strict_int.hpp"
 #include "etcd_base64.hpp"
+#include "json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -27,7 +28,7 @@ int64_t i64(const json& obj, const char* field) {
   if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t{INT64_MAX})
     return static_cast<int64_t>(v.get<uint64_t>());
   throw Refused(std::string("malformed etcd reply: field ") + field + " is " +
-                v.dump().substr(0, 40) + ", not an int64");
+                json_text(v).substr(0, 40) + ", not an int64");
 }
 
 const json& field(const json& j, const char* key) {
@@ -52,13 +53,14 @@ std::set<int64_t> held_slots(const json& reply, const std::string& slots_dir, in
   std::set<int64_t> held;
   const json& kvs = field(reply, "kvs");  // absent when no slot is held
   if (kvs.is_null()) return held;
-  if (!kvs.is_array()) throw Refused("malformed etcd reply: kvs is " + kvs.dump().substr(0, 40));
+  if (!kvs.is_array())
+    throw Refused("malformed etcd reply: kvs is " + json_text(kvs).substr(0, 40));
   for (const json& kv : kvs) {
     const json& key = field(kv, "key");
     const std::string k = key.is_string() ? unb64(key.get<std::string>()) : "";
     if (k.compare(0, slots_dir.size(), slots_dir) != 0)
       throw Refused("malformed etcd reply: a range over " + slots_dir + " listed " +
-                    kv.dump().substr(0, 80));
+                    json_text(kv).substr(0, 80));
     const std::string_view name = std::string_view(k).substr(slots_dir.size());
     int64_t n;
     if (parse_uint(name, &n) && n < slots && name == slot_text(n)) held.insert(n);
@@ -70,7 +72,7 @@ ClaimReply read_claim_reply(const json& reply) {
   ClaimReply r;
   const json& succeeded = field(reply, "succeeded");  // absent when false
   if (!succeeded.is_null() && !succeeded.is_boolean())
-    throw Refused("malformed etcd reply: succeeded is " + succeeded.dump().substr(0, 40));
+    throw Refused("malformed etcd reply: succeeded is " + json_text(succeeded).substr(0, 40));
   r.succeeded = succeeded.is_boolean() && succeeded.get<bool>();
   if (!r.succeeded) return r;
   r.revision = i64(field(reply, "header"), "revision");

@@ -7,8 +7,10 @@
 
 #include "base/quote.hpp"
 #include "base/small_file.hpp"
+#include "k8s_spec.hpp"
 #include "kube_yaml.hpp"
 #include "lease/etcd/etcd_base64.hpp"
+#include "lease/etcd/json_text.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -34,6 +36,16 @@ std::string trim(std::string s) {
   return s;
 }
 
+// A namespace goes into every request's path: one that is not a DNS label (as every
+// Kubernetes namespace is) is refused here, naming where it was found.
+std::string checked_namespace(const std::string& ns, const std::string& where) {
+  if (!ns.empty() && !valid_dns_label(ns))
+    unavailable(where + ": namespace must be 1 to 63 lower-case letters, digits and '-', "
+                        "starting and ending with a letter or digit, got " +
+                quote(ns));
+  return ns;
+}
+
 std::string dir_of(const std::string& file) {
   const auto slash = file.rfind('/');
   return slash == std::string::npos ? "." : file.substr(0, slash);
@@ -47,7 +59,8 @@ std::string resolve(const std::string& path, const std::string& dir) {
 std::string text(const json& obj, const char* key) {
   if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return "";
   const json& v = obj[key];
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  // A YAML scalar may hold any bytes: dump() would throw on one that is not UTF-8.
+  return v.is_string() ? v.get<std::string>() : json_text(v);
 }
 
 // The named entry of a list (clusters, users, contexts) in the first file that has one: its
@@ -157,7 +170,8 @@ Target in_cluster(const std::string& host, const std::string& port, const std::s
   t.ca_file = sa_dir + "/ca.crt";
   t.token_file = sa_dir + "/token";
   std::string ns;
-  if (read_file(sa_dir + "/namespace", &ns)) t.namespace_ = trim(ns);
+  if (read_file(sa_dir + "/namespace", &ns))
+    t.namespace_ = checked_namespace(trim(ns), "in-cluster " + quote(sa_dir + "/namespace"));
   std::string token;
   if (!read_file(t.token_file, &token))
     unavailable("in-cluster (KUBERNETES_SERVICE_HOST is set): the service account token " +
@@ -194,7 +208,7 @@ Target target_from_kubeconfig(const std::vector<std::string>& files,
     apply_user(*u, dir_of(files[us]), "kubeconfig " + quote(files[us]) + " user " + quote(user),
                &t);
   }
-  t.namespace_ = text(*ctx, "namespace");
+  t.namespace_ = checked_namespace(text(*ctx, "namespace"), t.source);
   return t;
 }
 

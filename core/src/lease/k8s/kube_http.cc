@@ -13,6 +13,7 @@
 #include "lease/etcd/curl_loader.hpp"
 #include "lease/etcd/curl_transfer.hpp"
 #include "snowfleet/snowfleet.hpp"
+#include "lease/etcd/json_text.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -157,7 +158,7 @@ Reply Http::send(const std::string& method, const std::string& path, const std::
 Reply Http::request(const std::string& method, const std::string& path, const nlohmann::json* body,
                     long timeout_ms, int64_t* sent) {
   refresh_token(false);
-  const std::string data = body ? body->dump() : std::string();
+  const std::string data = body ? json_text(*body) : std::string();
   Reply r = send(method, path, data, timeout_ms, sent);
   if (r.status == 401 && !target_.token_file.empty()) {  // rotated under us: read it again
     refresh_token(true);
