@@ -91,6 +91,19 @@ inline int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept {
   return system_wall_ms_refresh(wall_ns);
 }
 
+/// Spins `rounds` pause instructions: a thread that lost a CAS race waits this long before
+/// its next attempt, so the winner runs a few calls on a cache line it keeps instead of
+/// every call moving the line between cores.
+inline void spin_pause(int rounds) noexcept {
+  for (int i = 0; i < rounds; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+}
+
 /// The calling thread's thread pointer: an address no other live thread has, read in one
 /// instruction (x86-64 keeps it at %fs:0, AArch64 in tpidr_el0; glibc and musl alike). 0
 /// where it is not known, which callers must treat as "not the owner".
