@@ -1,5 +1,7 @@
 // Generator benchmarks. Every figure has a peer measured in the same run:
 //   - a bare clock_gettime(CLOCK_REALTIME), the cost floor of any id that reads the clock;
+//   - the lock-free design's own floor: one clock reading (a bare rdtsc inside the TSC
+//     window, clock_gettime and a division without it) and one CAS on a word, nothing else;
 //   - the reference's algorithm as a plain mutex + busy-spin generator (strict mode's peer);
 //   - the monotonic generator's own algorithm behind a std::mutex (the CAS design's peer);
 //   - for leased node ids ("local:DIR", and "etcd://..." when $SNOWFLEET_BENCH_ETCD names an
@@ -124,6 +126,32 @@ void BM_ClockRead(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// The floor of "read the clock, CAS the next value in": what monotonic next_id costs with
+// nothing else on its path. The window's reading is a bare rdtsc (x86-64; elsewhere the
+// bench reports clock_gettime twice).
+std::atomic<int64_t> g_floor_word{0};
+
+int64_t tsc_reading() {
+#if defined(__x86_64__)
+  return static_cast<int64_t>(__builtin_ia32_rdtsc());
+#else
+  return now_ms();
+#endif
+}
+
+template <int64_t (*Read)()>
+void BM_FloorReadCas(benchmark::State& state) {
+  for (auto _ : state) {
+    int64_t s = g_floor_word.load(std::memory_order_acquire);
+    const int64_t now = Read();
+    benchmark::DoNotOptimize(now);
+    g_floor_word.compare_exchange_strong(s, s + 1 + (now & 0), std::memory_order_acq_rel);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+void BM_FloorTscCas(benchmark::State& s) { BM_FloorReadCas<tsc_reading>(s); }
+void BM_FloorClockCas(benchmark::State& s) { BM_FloorReadCas<now_ms>(s); }
+
 void BM_StrictNextId(benchmark::State& state) {
   std::unique_ptr<snowfleet::Generator> g(make(snowfleet::Mode::kStrict));
   for (auto _ : state) benchmark::DoNotOptimize(g->next_id());
@@ -186,6 +214,8 @@ void BM_MutexMonotonicShared(benchmark::State& state) {
 // space: see make()) and 2^20 ids (256 ms of sequence space), inside the drift bound.
 constexpr int64_t kBurst = 1 << 20;
 BENCHMARK(BM_ClockRead)->Iterations(kBurst);
+BENCHMARK(BM_FloorTscCas)->Iterations(kBurst);
+BENCHMARK(BM_FloorClockCas)->Iterations(kBurst);
 BENCHMARK(BM_StrictNextId)->MinTime(2.0)->UseRealTime();
 BENCHMARK(BM_SeedMutexSpin)->MinTime(2.0)->UseRealTime();
 BENCHMARK(BM_MonotonicNextId)->Iterations(kBurst);
