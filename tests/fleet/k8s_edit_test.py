@@ -2,8 +2,8 @@
 """k8s-lease:// under faults injected through a plain-HTTP proxy (tests/fleet/k8s_fault_proxy.py)
 in front of a real kube-apiserver, and under hand edits of the Leases by an admin. Each test
 states the fault. Those marked expectedFailure are known limits (docs/fleet.md,
-docs/lease-engines.md): a restored or re-created Lease without the genesis fence, one 429,
-every create conflicting, the write rate.
+docs/lease-engines.md): a restored or re-created Lease without the genesis fence, every
+create conflicting, the write rate.
 
     k=/root/.cache/snowfleet/kube-ea30db9e29e0794e
     KUBE_APISERVER=$k/kube-apiserver KUBECLIENT=$k/kubeclient ETCD_BIN=$(command -v etcd) \
@@ -458,7 +458,6 @@ current-context: c
             counts[label] = n
         self.assertLessEqual(max(counts.values()), 6, counts)
 
-    @unittest.expectedFailure  # known: a 429 is not retried after its Retry-After
     def test_claim_through_one_429(self):
         """API Priority and Fairness answers 429 with Retry-After under load (many pods
         starting at once): one 429 on the claim's list."""
@@ -474,6 +473,24 @@ current-context: c
         pr, dt = self.cli(self.source(5, kubeconfig=p.kubeconfig))
         print(f"\n  one 429: rc {pr.returncode} in {dt:.1f} s: {pr.stderr.strip()[:200]}", flush=True)
         self.assertEqual(pr.returncode, 0, pr.stderr)
+
+    def test_claim_against_only_429s_is_bounded(self):
+        """A server that turns every request away (429, Retry-After 30): the claim retries
+        within its request timeout, then is refused naming the answer."""
+        p = self.make_proxy()
+
+        def fault(ex):
+            ex.answer = (429, b'{"kind":"Status","reason":"TooManyRequests","message":'
+                              b'"Too many requests, please try again later."}', {"Retry-After": "30"})
+        p.fault = fault
+        pr, dt = self.cli(self.source(5, kubeconfig=p.kubeconfig), timeout=60)
+        n = sum(1 for ex in p.log)
+        print(f"\n  only 429s: rc {pr.returncode} in {dt:.1f} s, {n} requests: "
+              f"{pr.stderr.strip()[:200]}", flush=True)
+        self.assertNotEqual(pr.returncode, 0)
+        self.assertIn("429", pr.stderr)
+        self.assertLess(dt, 15)
+        self.assertLessEqual(n, 4 * 4)
 
     def test_claim_against_a_hung_server_is_bounded(self):
         p = self.make_proxy()

@@ -2,18 +2,22 @@
 #include "kube_http.hpp"
 
 #include <curl/curl.h>
+#include <time.h>
 
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "base/internal.hpp"
 #include "base/quote.hpp"
 #include "base/small_file.hpp"
+#include "base/strict_int.hpp"
 #include "lease/etcd/curl_loader.hpp"
 #include "lease/etcd/curl_transfer.hpp"
-#include "snowfleet/snowfleet.hpp"
 #include "lease/etcd/json_text.hpp"
+#include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -117,6 +121,30 @@ void Http::set_tls() {
   }
 }
 
+namespace {
+
+// CURLOPT_HEADERFUNCTION: the Retry-After header's seconds into *(int64_t*)out.
+size_t note_retry_after(char* data, size_t size, size_t n, void* out) {
+  const std::string_view line(data, size * n);
+  constexpr std::string_view kName = "retry-after:";
+  if (line.size() > kName.size()) {
+    bool match = true;
+    for (size_t i = 0; i < kName.size() && match; ++i)
+      match = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i]))) == kName[i];
+    if (match) {
+      std::string_view v = line.substr(kName.size());
+      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == '\r' || v.back() == '\n' || v.back() == ' '))
+        v.remove_suffix(1);
+      int64_t s = -1;
+      if (parse_uint(v, &s)) *static_cast<int64_t*>(out) = s;
+    }
+  }
+  return size * n;
+}
+
+}  // namespace
+
 Reply Http::send(const std::string& method, const std::string& path, const std::string& data,
                  long timeout_ms, int64_t* sent) {
   std::string out;
@@ -135,6 +163,9 @@ Reply Http::send(const std::string& method, const std::string& path, const std::
   error_[0] = '\0';
   curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, etcd::collect_reply);
   curl_easy_setopt(h_, CURLOPT_WRITEDATA, &out);
+  int64_t retry_after_s = -1;
+  curl_easy_setopt(h_, CURLOPT_HEADERFUNCTION, note_retry_after);
+  curl_easy_setopt(h_, CURLOPT_HEADERDATA, &retry_after_s);
   curl_easy_setopt(h_, CURLOPT_TIMEOUT_MS, timeout_ms);
   curl_easy_setopt(h_, CURLOPT_CONNECTTIMEOUT_MS, std::min(timeout_ms, 1000L));
   curl_easy_setopt(h_, CURLOPT_NOPROGRESS, 0L);
@@ -152,7 +183,21 @@ Reply Http::send(const std::string& method, const std::string& path, const std::
   Reply r;
   curl_easy_getinfo(h_, CURLINFO_RESPONSE_CODE, &r.status);
   r.body = nlohmann::json::parse(out, nullptr, false);
+  r.retry_after_s = retry_after_s;
   return r;
+}
+
+// Sleeps `ms` in short naps, false as soon as the handle's requests are cancelled.
+bool Http::nap_unless_cancelled(int64_t ms) const {
+  const uint64_t at_start = cancel_->load(std::memory_order_acquire);
+  const int64_t until = monotonic_ns() + ms * 1'000'000;
+  for (int64_t left = ms * 1'000'000; left > 0; left = until - monotonic_ns()) {
+    const int64_t nap = std::min<int64_t>(left, 20'000'000);
+    timespec ts{0, static_cast<long>(nap)};
+    nanosleep(&ts, nullptr);
+    if (cancel_->load(std::memory_order_acquire) != at_start) return false;
+  }
+  return true;
 }
 
 Reply Http::request(const std::string& method, const std::string& path, const nlohmann::json* body,
@@ -162,6 +207,15 @@ Reply Http::request(const std::string& method, const std::string& path, const nl
   Reply r = send(method, path, data, timeout_ms, sent);
   if (r.status == 401 && !target_.token_file.empty()) {  // rotated under us: read it again
     refresh_token(true);
+    r = send(method, path, data, timeout_ms, sent);
+  }
+  // Turned away before being served (429): safe to send again, whatever the method. The
+  // wait is what the server asks (1 s when it does not say), within the request's timeout.
+  for (int i = 0; i < kRetries429 && r.status == 429; ++i) {
+    const int64_t ask_ms =
+        r.retry_after_s >= 0 ? std::min<int64_t>(r.retry_after_s, 60) * 1000 : 1000;
+    if (!nap_unless_cancelled(std::min<int64_t>(ask_ms, timeout_ms)))
+      throw Unreachable("request cancelled (closing)");
     r = send(method, path, data, timeout_ms, sent);
   }
   return r;

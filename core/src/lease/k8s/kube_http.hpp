@@ -27,6 +27,7 @@ struct Unreachable : std::runtime_error {
 struct Reply {
   long status = 0;
   nlohmann::json body;
+  int64_t retry_after_s = -1;  // the Retry-After header in seconds; -1: none or not a number
 };
 
 class Http {
@@ -40,13 +41,16 @@ class Http {
   void leak() { leak_ = true; }
 
   /// Sends `method` (GET, POST, PATCH) to `path` with `body` (JSON; a PATCH as a merge patch)
-  /// within `timeout_ms`. `sent`: the monotonic time just before the request went out.
+  /// within `timeout_ms`. `sent`: the monotonic time just before the request went out. A
+  /// 429 (API Priority and Fairness turned the request away before serving it) is sent
+  /// again after its Retry-After, up to kRetries429 times, each wait at most `timeout_ms`.
   /// Throws Unreachable, or Error kNodeIdUnavailable when a file the target names cannot
   /// be read or this libcurl cannot take inline certificates.
   Reply request(const std::string& method, const std::string& path, const nlohmann::json* body,
                 long timeout_ms, int64_t* sent = nullptr);
 
   const Target& target() const { return target_; }
+  static constexpr int kRetries429 = 3;
 
  private:
   Reply send(const std::string& method, const std::string& path, const std::string& data,
@@ -54,6 +58,7 @@ class Http {
   void set_tls();
   void refresh_token(bool force);
   void rebuild_headers(const std::string& method, bool with_body);
+  bool nap_unless_cancelled(int64_t ms) const;
 
   Target target_;
   std::string spec_;
