@@ -74,7 +74,9 @@ class K8sLease final : public NodeLease {
   std::string path(const std::string& name) const;
 
   // Holding (node_source_k8s.cc).
-  Renewal renew(int64_t mark_ms, std::string* why);
+  /// `exact`: carry `mark_ms` as it is (a mark write: the keeper raising it, or close()
+  /// putting back the millisecond reached); otherwise never below the last confirmed mark.
+  Renewal renew(int64_t mark_ms, std::string* why, bool exact = false);
   Renewal after_conflict(std::string* why);
   void start_renewing();
   void lease_lost(const std::string& why);

@@ -69,7 +69,7 @@ void K8sLease::write_mark(int64_t mark_ms) {
   if (released_) throw Error(ErrorKind::kLeaseLost, where_ + " was released");
   if (lost()) throw Error(ErrorKind::kLeaseLost, problem());
   std::string why;
-  const Renewal r = renew(mark_ms, &why);
+  const Renewal r = renew(mark_ms, &why, true);
   if (r == Renewal::kLost) throw Error(ErrorKind::kLeaseLost, problem());
   if (r == Renewal::kFailed)
     throw Error(ErrorKind::kLeaseLost, where_ + ": could not persist the high-water mark: " + why);
@@ -111,12 +111,14 @@ Renewal K8sLease::after_conflict(std::string* why) {
 // One renewal, carrying `mark_ms`. Confirmed: the deadline moves to this request's send
 // time + TTL - margin. A 5xx, a 403 (an API server restarting), a 401 or no answer is
 // unconfirmed until the deadline, never lost; a 404 (deleted) or a Lease held by another is.
-Renewal K8sLease::renew(int64_t mark_ms, std::string* why) {
+Renewal K8sLease::renew(int64_t mark_ms, std::string* why, bool exact) {
   std::lock_guard<std::mutex> lock(http_mu_);
   if (lost()) return Renewal::kLost;
-  // A merge patch overwrites the annotation: never send a mark below one already confirmed
-  // (the renewal thread read mark_ms_ before a mark write that took the lock first).
-  mark_ms = std::max(mark_ms, sent_mark_);
+  // A merge patch overwrites the annotation: a renewal never sends a mark below one already
+  // confirmed (it read mark_ms_ before a mark write that took the lock first). A mark
+  // write is exact: close() lowers the mark to the millisecond reached, so that the next
+  // holder need not wait out the lead written ahead.
+  if (!exact) mark_ms = std::max(mark_ms, sent_mark_);
   const nlohmann::json body = renew_patch(rv_, wall_us(), mark_ms);
   Renewal result = Renewal::kFailed;
   try {
