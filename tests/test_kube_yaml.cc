@@ -223,19 +223,58 @@ TEST_CASE("kubeconfig: a value that is not UTF-8 is refused as an error, not a c
 
 TEST_CASE("kubeconfig: a namespace that is not a DNS label is refused, naming where", "[k8s]") {
   // The namespace goes into every request's path.
+  using snowfleet::detail::kube::chosen_namespace;
   const std::string dir = temp_dir();
   const std::string cfg =
       write(dir, "config",
             "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
             "    user: u\n    namespace: ../secrets\nclusters:\n- name: c\n  cluster:\n"
             "    server: https://h:1\nusers:\n- name: u\n  user:\n    token: t\n");
-  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  const Target t = find_target({cfg, ""}, "", "", "", "");
+  const snowfleet::Error e = error_of([&] { chosen_namespace("", t); });
   CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
   CHECK_THAT(e.what(), Catch::Contains("namespace must be") && Catch::Contains("'../secrets'") &&
                            Catch::Contains(cfg));
+  // The spec's namespace= is used instead: the kubeconfig's is never read.
+  CHECK(chosen_namespace("ids", t) == "ids");
   const std::string sa = temp_dir();
   write(sa, "token", "tok\n");
   write(sa, "namespace", "Ids Prod");
-  CHECK_THAT(error_of([&] { find_target({"", ""}, "", "10.0.0.1", "443", "", sa); }).what(),
-             Catch::Contains("'Ids Prod'"));
+  const Target in = find_target({"", ""}, "", "10.0.0.1", "443", "", sa);
+  CHECK_THAT(error_of([&] { chosen_namespace("", in); }).what(),
+             Catch::Contains("'Ids Prod'") && Catch::Contains(sa + "/namespace"));
+  // Whitespace around it is trimmed, as client-go does.
+  write(sa, "namespace", " ids\t\n");
+  CHECK(chosen_namespace("", find_target({"", ""}, "", "10.0.0.1", "443", "", sa)) == "ids");
+  CHECK(chosen_namespace("", Target{}) == "default");
+}
+
+TEST_CASE("kubeconfig: a deeply nested value is refused, not written out", "[k8s]") {
+  // Writing a value out recurses once per level: 200,000 levels overflowed the stack.
+  const std::string dir = temp_dir();
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  const std::string cfg =
+      write(dir, "config",
+            "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
+            "    user: u\n    namespace: " + deep + "\nclusters:\n- name: c\n  cluster:\n"
+            "    server: https://h:1\nusers:\n- name: u\n  user:\n    token: t\n");
+  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("'namespace' is a list"));
+}
+
+TEST_CASE("kubeconfig: a certificate file that is a FIFO is refused before any request",
+          "[k8s]") {
+  // libcurl opens it itself, and an open of a FIFO with no writer blocks for ever.
+  const std::string dir = temp_dir();
+  REQUIRE(mkfifo((dir + "/ca.pem").c_str(), 0600) == 0);
+  const std::string cfg =
+      write(dir, "config",
+            "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
+            "    user: u\nclusters:\n- name: c\n  cluster:\n    server: https://h:1\n"
+            "    certificate-authority: ca.pem\nusers:\n- name: u\n  user:\n    token: t\n");
+  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("certificate-authority") &&
+                           Catch::Contains("is not a regular file"));
 }

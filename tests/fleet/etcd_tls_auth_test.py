@@ -249,6 +249,15 @@ class Refusals(unittest.TestCase):
         self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password_file={fifo}",
                      "password_file", "is not a regular file")
 
+    def test_password_that_is_not_utf8(self):
+        # The JSON gateway would get it changed, and the refusal would blame the password.
+        ep = Setup.auth.endpoint
+        path = os.path.join(Setup.dir, "pw-latin1")
+        with open(path, "wb") as f:
+            f.write(b"p\xe9w\n")
+        self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password_file={path}",
+                     "not valid UTF-8")
+
     def test_wrong_password(self):
         ep = Setup.auth.endpoint
         self.refused(f"etcd://{ep}/{PREFIX}cli?user=ids&password=not-{PASSWORD}",

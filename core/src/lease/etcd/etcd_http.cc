@@ -275,6 +275,10 @@ void Http::authenticate(int64_t until_ns) {
   }
   const std::string pw = password();
   const std::string who = "user " + quote(cfg_.user);
+  // etcd's JSON gateway carries text: bytes that are not UTF-8 would reach it changed, and
+  // the refusal would blame the password.
+  if (valid_utf8(cfg_.user) != cfg_.user || valid_utf8(pw) != pw)
+    throw Refused(who + ": the user name or the password is not valid UTF-8");
   json r;
   try {
     r = send("/v3/auth/authenticate", json_text(json{{"name", cfg_.user}, {"password", pw}}),

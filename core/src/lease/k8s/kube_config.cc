@@ -1,6 +1,8 @@
 // Finding the API server and credentials (kube_config.hpp).
 #include "kube_config.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -31,19 +33,20 @@ bool read_file(const std::string& path, std::string* out, std::string* why = nul
   return false;
 }
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
+// Whitespace off both ends, as client-go trims a service account's files.
+std::string trim(const std::string& s) {
+  const char* const ws = " \t\r\n\v\f";
+  const size_t first = s.find_first_not_of(ws);
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(ws) - first + 1);
 }
 
-// A namespace goes into every request's path: one that is not a DNS label (as every
-// Kubernetes namespace is) is refused here, naming where it was found.
-std::string checked_namespace(const std::string& ns, const std::string& where) {
-  if (!ns.empty() && !valid_dns_label(ns))
-    unavailable(where + ": namespace must be 1 to 63 lower-case letters, digits and '-', "
-                        "starting and ending with a letter or digit, got " +
-                quote(ns));
-  return ns;
+// libcurl opens these itself, blocking for ever on a FIFO: what is there and is not a
+// regular file is refused before any request.
+void check_regular(const std::string& path, const std::string& what) {
+  struct stat st;
+  if (!path.empty() && stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    unavailable(what + " " + quote(path) + " is not a regular file");
 }
 
 std::string dir_of(const std::string& file) {
@@ -59,6 +62,11 @@ std::string resolve(const std::string& path, const std::string& dir) {
 std::string text(const json& obj, const char* key) {
   if (!obj.is_object() || !obj.contains(key) || obj[key].is_null()) return "";
   const json& v = obj[key];
+  // Never written out: dump() recurses once per level, and a deep enough list overflows
+  // the stack.
+  if (v.is_structured())
+    unavailable(std::string("kubeconfig field '") + key + "' is a " +
+                (v.is_array() ? "list" : "map") + ", not a single value");
   // A YAML scalar may hold any bytes: dump() would throw on one that is not UTF-8.
   return v.is_string() ? v.get<std::string>() : json_text(v);
 }
@@ -170,8 +178,11 @@ Target in_cluster(const std::string& host, const std::string& port, const std::s
   t.ca_file = sa_dir + "/ca.crt";
   t.token_file = sa_dir + "/token";
   std::string ns;
-  if (read_file(sa_dir + "/namespace", &ns))
-    t.namespace_ = checked_namespace(trim(ns), "in-cluster " + quote(sa_dir + "/namespace"));
+  if (read_file(sa_dir + "/namespace", &ns)) {
+    t.namespace_ = trim(ns);
+    t.namespace_from = "in-cluster " + quote(sa_dir + "/namespace");
+  }
+  check_regular(t.ca_file, "in-cluster: the service account's CA");
   std::string token;
   if (!read_file(t.token_file, &token))
     unavailable("in-cluster (KUBERNETES_SERVICE_HOST is set): the service account token " +
@@ -208,7 +219,11 @@ Target target_from_kubeconfig(const std::vector<std::string>& files,
     apply_user(*u, dir_of(files[us]), "kubeconfig " + quote(files[us]) + " user " + quote(user),
                &t);
   }
-  t.namespace_ = checked_namespace(text(*ctx, "namespace"), t.source);
+  t.namespace_ = text(*ctx, "namespace");
+  t.namespace_from = t.source;
+  check_regular(t.ca_file, t.source + ": certificate-authority");
+  check_regular(t.cert_file, t.source + ": client-certificate");
+  check_regular(t.key_file, t.source + ": client-key");
   return t;
 }
 
@@ -233,6 +248,18 @@ Target find_target(const Where& where, const std::string& kubeconfig_env,
         "in-cluster (KUBERNETES_SERVICE_HOST unset) and no " +
         quote(config));
   return load_kubeconfigs({config}, where.context, true);
+}
+
+std::string chosen_namespace(const std::string& spec_namespace, const Target& target) {
+  if (!spec_namespace.empty()) return spec_namespace;
+  const std::string& ns = target.namespace_;
+  if (ns.empty()) return "default";
+  if (!valid_dns_label(ns))
+    unavailable(target.namespace_from +
+                ": namespace must be 1 to 63 lower-case letters, digits and '-', starting "
+                "and ending with a letter or digit, got " +
+                quote(ns));
+  return ns;
 }
 
 Target find_target(const Where& where) {

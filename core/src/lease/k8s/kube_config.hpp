@@ -27,8 +27,15 @@ struct Target {
   std::string token_file;  ///< ... or read from this file (re-read: in-cluster tokens rotate)
   std::string cert_file, cert_pem, key_file, key_pem;
   std::string namespace_;  ///< the context's (or in-cluster) namespace, "" if none
+  std::string namespace_from;  ///< where namespace_ was read, for messages
   std::string source;      ///< "kubeconfig /path (context x)" or "in-cluster", for messages
 };
+
+/// The namespace the Leases live in: the spec's `namespace=` when given (checked by the
+/// spec's parser), else the target's, else "default". A target's namespace goes into every
+/// request's path: one that is not a DNS label (as every Kubernetes namespace is) is
+/// refused with Error kNodeIdUnavailable, naming where it was read.
+std::string chosen_namespace(const std::string& spec_namespace, const Target& target);
 
 /// What chose the target: the spec's options.
 struct Where {

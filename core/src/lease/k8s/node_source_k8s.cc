@@ -42,9 +42,11 @@ K8sLease::K8sLease(K8sConfig cfg, Target target, std::shared_ptr<Clock> clock)
       rng_(std::random_device{}() ^ static_cast<uint64_t>(clock_->monotonic_ns())),
       http_(std::move(target), cfg_.text, &cancel_gen_),
       request_ms_(static_cast<long>(std::min<int64_t>(2000, cfg_.ttl_s * 1000 / 3))) {
-  namespace_ = !cfg_.namespace_.empty()             ? cfg_.namespace_
-               : !http_.target().namespace_.empty() ? http_.target().namespace_
-                                                    : "default";
+  try {
+    namespace_ = chosen_namespace(cfg_.namespace_, http_.target());
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kNodeIdUnavailable, cfg_.text + ": " + e.what());
+  }
   holder_ = holder_identity(rng_);
   where_ = cfg_.text;
 }
