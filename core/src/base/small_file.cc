@@ -62,5 +62,10 @@ bool read_small_file(const std::string& path, std::string* out, std::string* why
   return true;
 }
 
+bool exists_but_not_regular(const std::string& path) {
+  struct stat st;
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 }  // namespace detail
 }  // namespace snowfleet

@@ -14,5 +14,10 @@ namespace detail {
 /// that reads it.
 bool read_small_file(const std::string& path, std::string* out, std::string* why);
 
+/// True when `path` names something that exists and is not a regular file (links
+/// followed): a file another library opens itself (libcurl's certificates) is checked with
+/// this first, since an open of a FIFO with no writer blocks for ever.
+bool exists_but_not_regular(const std::string& path);
+
 }  // namespace detail
 }  // namespace snowfleet

@@ -3,7 +3,6 @@
 
 #include <curl/curl.h>
 #include <pthread.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -227,9 +226,7 @@ void Http::check_files() {
     if (path.empty()) continue;
     if (access(path.c_str(), R_OK) != 0)
       throw Refused(what + quote(path) + " cannot be read: " + std::strerror(errno));
-    // A FIFO or a terminal named by mistake would block the read inside libcurl.
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    if (exists_but_not_regular(path))
       throw Refused(what + quote(path) + " cannot be read: is not a regular file");
   }
   files_checked_ = true;

@@ -1,8 +1,6 @@
 // Finding the API server and credentials (kube_config.hpp).
 #include "kube_config.hpp"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -33,19 +31,11 @@ bool read_file(const std::string& path, std::string* out, std::string* why = nul
   return false;
 }
 
-// Whitespace off both ends, as client-go trims a service account's files.
-std::string trim(const std::string& s) {
-  const char* const ws = " \t\r\n\v\f";
-  const size_t first = s.find_first_not_of(ws);
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(ws) - first + 1);
-}
 
-// libcurl opens these itself, blocking for ever on a FIFO: what is there and is not a
-// regular file is refused before any request.
+
+// libcurl opens these itself: refused before any request (see exists_but_not_regular).
 void check_regular(const std::string& path, const std::string& what) {
-  struct stat st;
-  if (!path.empty() && stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+  if (exists_but_not_regular(path))
     unavailable(what + " " + quote(path) + " is not a regular file");
 }
 
@@ -179,7 +169,7 @@ Target in_cluster(const std::string& host, const std::string& port, const std::s
   t.token_file = sa_dir + "/token";
   std::string ns;
   if (read_file(sa_dir + "/namespace", &ns)) {
-    t.namespace_ = trim(ns);
+    t.namespace_ = trim_space(ns);
     t.namespace_from = "in-cluster " + quote(sa_dir + "/namespace");
   }
   check_regular(t.ca_file, "in-cluster: the service account's CA");
@@ -248,6 +238,13 @@ Target find_target(const Where& where, const std::string& kubeconfig_env,
         "in-cluster (KUBERNETES_SERVICE_HOST unset) and no " +
         quote(config));
   return load_kubeconfigs({config}, where.context, true);
+}
+
+std::string trim_space(const std::string& s) {
+  const char* const ws = " \t\r\n\v\f";
+  const size_t first = s.find_first_not_of(ws);
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(ws) - first + 1);
 }
 
 std::string chosen_namespace(const std::string& spec_namespace, const Target& target) {

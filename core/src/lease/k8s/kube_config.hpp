@@ -37,6 +37,10 @@ struct Target {
 /// refused with Error kNodeIdUnavailable, naming where it was read.
 std::string chosen_namespace(const std::string& spec_namespace, const Target& target);
 
+/// `s` without whitespace at either end, as client-go reads a service account's namespace
+/// and token files.
+std::string trim_space(const std::string& s);
+
 /// What chose the target: the spec's options.
 struct Where {
   std::string kubeconfig;  ///< the kubeconfig= option ("" when not given)

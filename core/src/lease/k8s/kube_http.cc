@@ -2,13 +2,12 @@
 #include "kube_http.hpp"
 
 #include <curl/curl.h>
+#include <strings.h>
 #include <time.h>
 
 #include <algorithm>
-#include <cctype>
 #include <mutex>
 #include <string>
-#include <string_view>
 
 #include "base/internal.hpp"
 #include "base/quote.hpp"
@@ -69,7 +68,7 @@ void Http::refresh_token(bool force) {
     throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
                                                    quote(target_.token_file) + " cannot be read: " +
                                                    why + " (" + target_.source + ")");
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
+  t = trim_space(t);
   if (t.empty())
     throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
                                                    quote(target_.token_file) + " is empty (" +
@@ -125,21 +124,12 @@ namespace {
 
 // CURLOPT_HEADERFUNCTION: the Retry-After header's seconds into *(int64_t*)out.
 size_t note_retry_after(char* data, size_t size, size_t n, void* out) {
-  const std::string_view line(data, size * n);
-  constexpr std::string_view kName = "retry-after:";
-  if (line.size() > kName.size()) {
-    bool match = true;
-    for (size_t i = 0; i < kName.size() && match; ++i)
-      match = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i]))) == kName[i];
-    if (match) {
-      std::string_view v = line.substr(kName.size());
-      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-      while (!v.empty() && (v.back() == '\r' || v.back() == '\n' || v.back() == ' '))
-        v.remove_suffix(1);
-      int64_t s = -1;
-      if (parse_uint(v, &s)) *static_cast<int64_t*>(out) = s;
-    }
-  }
+  const std::string line(data, size * n);
+  constexpr size_t kName = sizeof "retry-after:" - 1;
+  int64_t s = -1;
+  if (line.size() > kName && strncasecmp(line.c_str(), "retry-after:", kName) == 0 &&
+      parse_uint(trim_space(line.substr(kName)), &s))
+    *static_cast<int64_t*>(out) = s;
   return size * n;
 }
 
