@@ -90,9 +90,8 @@ __attribute__((always_inline)) inline bool fast_run(bool strict, int bits, int64
 }  // namespace
 
 // Pauses before the retry after a CAS lost to another thread, times the races lost in a
-// row (up to 4): see spin_pause. Two threads sharing one generator, side by side in one
-// run (bench/run.py's "shared" row, Intel Xeon): 74-78 ns per id without pausing, 56-58 ns
-// with 32; 2 and 8 pauses gained little. At most 128 pauses, a few microseconds.
+// row (up to 4; at most 128 pauses, a few microseconds): see spin_pause. bench/run.py's
+// "shared" row (two threads, one generator) is the figure this is tuned by.
 constexpr int kPausesPerLostRace = 32;
 
 inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
