@@ -54,7 +54,8 @@ class Generator {
   /// other calls and reserved ids in the next one (holding them until their millisecond,
   /// so that it never waits past its budget for its turn) refuses them with
   /// kClockMovedBackwards if the clock goes back meanwhile; they are skipped, never
-  /// issued to anyone.
+  /// issued to anyone. Thread-safe, but not async-signal-safe: a signal handler must not
+  /// mint on the id space of a call it interrupted.
   int64_t next_id();
   /// Fills out[0..n) with ascending ids; each run of ids inside one millisecond is
   /// reserved with one clock read and one state update. n <= kMaxBatch. If a wait fails
@@ -169,6 +170,9 @@ class GeneratorCore {
   std::string status_reason(const Status& st, uint64_t token, int64_t s, int64_t now) const;
   std::string clock_reason(int64_t s, int64_t now) const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
+  uintptr_t settle_bias(uintptr_t me, bool claim) noexcept;
+  Run leave_owned(bool owned, int64_t want, const Reading& reading);
+  void raise_state(int64_t value) noexcept;
   void close_leased() noexcept;
   void close_shared() noexcept;
   int64_t id_of(int64_t packed) const noexcept {
@@ -212,6 +216,10 @@ class GeneratorCore {
   // issued-id counter, written by every call, sits on a third line: threads sharing the
   // generator then bounce those two lines, never the read-mostly one.
   alignas(64) std::atomic<int64_t>* state_ = nullptr;
+  // The word's owner and in-call flag (registry/abi.h): a thread that owns the word mints
+  // on it with a plain load and store instead of a compare-and-swap.
+  std::atomic<uint64_t>* bias_ = nullptr;
+  std::atomic<uint64_t>* busy_ = nullptr;
   // The mark limit minting compares against: &mark_limit_, or a shared space's.
   const std::atomic<int64_t>* limit_ = &mark_limit_;
   std::atomic<int64_t> wall_high_{INT64_MIN};

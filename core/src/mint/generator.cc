@@ -72,13 +72,21 @@ void check_shared(const SharedIdSpace& shared, const std::string& node_source) {
         detail::quote(detail::redact_node_source(node_source)) +
         " (its users share one node id)");
 }
-// Moves `word` up to at least `value`, never down.
-void raise_word(std::atomic<int64_t>* word, int64_t value) {
-  int64_t seen = word->load(std::memory_order_acquire);
-  while (seen < value && !word->compare_exchange_weak(seen, value, std::memory_order_acq_rel)) {
-  }
-}
 }  // namespace
+
+// Moves the state word up to at least `value`, never down. An unowned word is borrowed for
+// the write and handed back, so that the thread that mints may still own it.
+void GeneratorCore::raise_state(int64_t value) noexcept {
+  const uintptr_t me = detail::thread_pointer();
+  uint64_t unset = detail::kBiasUnset;
+  const bool lent = me != 0 && bias_->compare_exchange_strong(unset, me, std::memory_order_acq_rel);
+  settle_bias(me, false);
+  int64_t seen = state_->load(std::memory_order_acquire);
+  while (seen < value && !state_->compare_exchange_weak(seen, value, std::memory_order_acq_rel)) {
+  }
+  uint64_t mine = me;
+  if (lent) bias_->compare_exchange_strong(mine, detail::kBiasUnset, std::memory_order_acq_rel);
+}
 
 GeneratorCore::GeneratorCore(GeneratorOptions o, bool uuid7)
     : layout_(o.layout), mode_(o.mode), hooks_(o.wait_hooks), uuid7_(uuid7) {
@@ -136,6 +144,8 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
   if (shared_.state != nullptr) {
     // The caller's memory holds the space's state; the registry is not involved.
     state_ = shared_.state;
+    bias_ = detail::revoked_bias();
+    busy_ = detail::unused_busy();
     return;
   }
 
@@ -148,6 +158,9 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
                                              describe(), uuid7_);
   host_shared_ = lease_ && lease_->shared_state() != nullptr;
   state_ = host_shared_ ? lease_->shared_state() : space_->word();
+  // Other processes cannot see an owner's store in flight: theirs is compare-and-swap only.
+  bias_ = host_shared_ ? detail::revoked_bias() : space_->bias();
+  busy_ = host_shared_ ? detail::unused_busy() : space_->busy();
   if (lease_) {
     try {
       // The slot's previous holders may have issued ids up to the claimed mark: start with
@@ -165,7 +178,7 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
       // Ids keep ascending per generator across a fork: the ones issued before it (maybe
       // borrowed ahead of the wall) sort below the child's, whatever its node.
       if (floor_state >= 0) start = std::max(start, floor_state | seq_mask_);
-      raise_word(state_, start);
+      raise_state(start);
       initial_state_ = start;
       detail::MarkKeeper::Inputs in;
       in.lease = lease_;

@@ -77,6 +77,7 @@ void GeneratorCore::close_leased() noexcept {
   // Swap in kClosedState so that a call which passed its usability check before the token
   // moved cannot complete its CAS afterwards: the state recorded here is final. The state
   // is published in closed_state_ before the swap that makes it final.
+  settle_bias(detail::thread_pointer(), false);  // an owner's store in flight ends first
   int64_t last = state_->load(std::memory_order_acquire);
   closed_state_.store(last, std::memory_order_relaxed);
   while (!state_->compare_exchange_weak(last, kClosedState, std::memory_order_acq_rel))

@@ -93,6 +93,8 @@ void GeneratorCore::revive_or_throw() {
     mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
     const int64_t node_id = node_id_;
     std::atomic<int64_t>* const state = state_;
+    std::atomic<uint64_t>* const bias = bias_;
+    std::atomic<uint64_t>* const busy = busy_;
     const int64_t initial_state = initial_state_;
     try {
       attach(-1, current_state());
@@ -107,6 +109,8 @@ void GeneratorCore::revive_or_throw() {
       node_id_ = node_id;
       node_part_ = node_id << layout_.node_shift();
       state_ = state;
+      bias_ = bias;
+      busy_ = busy;
       initial_state_ = initial_state;
       throw;
     }

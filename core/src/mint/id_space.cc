@@ -1,6 +1,7 @@
 // The core's side of the id-space registry (core/src/registry/abi.h).
 #include "id_space.hpp"
 
+#include <cstddef>
 #include <new>
 
 namespace snowfleet {
@@ -16,7 +17,7 @@ const snowfleet_registry_api& registry() {
       throw Error(ErrorKind::kInternal,
                   "libsnowfleet_registry.so.1 could not be loaded (out of file descriptors or "
                   "memory); try again once some are free");
-    if (a->abi_version != 1 || a->size < sizeof(snowfleet_registry_api))
+    if (a->abi_version != 1 || a->size < offsetof(snowfleet_registry_api, unbias))
       throw Error(ErrorKind::kInternal,
                   "libsnowfleet_registry.so.1 loaded in this process is incompatible with this "
                   "snowfleet (registry ABI " +
@@ -24,6 +25,16 @@ const snowfleet_registry_api& registry() {
     return a;
   }();
   return *api;
+}
+
+// An older registry leaves the words' bias fields uninitialised: nobody owns its words.
+bool has_bias() { return registry().size >= sizeof(snowfleet_registry_api); }
+
+std::atomic<uint64_t>* atomic_field(uint64_t* field) {
+  static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) &&
+                    alignof(std::atomic<uint64_t>) == alignof(uint64_t),
+                "std::atomic<uint64_t> must be a plain uint64_t");
+  return reinterpret_cast<std::atomic<uint64_t>*>(field);
 }
 
 // Real time is one time (0); a virtual time is its own (Clock::time_domain, even).
@@ -75,6 +86,28 @@ std::atomic<int64_t>* IdSpace::word() const noexcept {
                     alignof(std::atomic<int64_t>) == alignof(int64_t),
                 "std::atomic<int64_t> must be a plain int64_t");
   return reinterpret_cast<std::atomic<int64_t>*>(&word_->value);
+}
+
+std::atomic<uint64_t>* revoked_bias() noexcept {
+  static std::atomic<uint64_t> revoked{kBiasRevoked};
+  return &revoked;
+}
+
+std::atomic<uint64_t>* unused_busy() noexcept {
+  static std::atomic<uint64_t> busy{0};
+  return &busy;
+}
+
+std::atomic<uint64_t>* IdSpace::bias() const noexcept {
+  return has_bias() ? atomic_field(&word_->bias) : revoked_bias();
+}
+
+std::atomic<uint64_t>* IdSpace::busy() const noexcept {
+  return has_bias() ? atomic_field(&word_->busy) : unused_busy();
+}
+
+void IdSpace::unbias() const noexcept {
+  if (has_bias()) registry().unbias(word_);
 }
 
 void IdSpace::close(bool retire, int64_t final_value) noexcept {

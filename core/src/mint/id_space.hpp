@@ -14,6 +14,14 @@
 namespace snowfleet {
 namespace detail {
 
+constexpr uint64_t kBiasRevoked = SNOWFLEET_BIAS_REVOKED;
+constexpr uint64_t kBiasUnset = SNOWFLEET_BIAS_UNSET;
+
+/// A bias nobody owns, and its `busy`: for state words outside the registry (the caller's
+/// memory, a word other processes share), which only compare-and-swap may write.
+std::atomic<uint64_t>* revoked_bias() noexcept;
+std::atomic<uint64_t>* unused_busy() noexcept;
+
 class IdSpace {
  public:
   /// Opens the id space of `node_id` under `layout` in `clock`'s time. `exclusive` (a
@@ -32,6 +40,12 @@ class IdSpace {
   /// The state word: packed (elapsed_ms << sequence_bits | sequence) of the last id issued
   /// in the space, -1 before the first.
   std::atomic<int64_t>* word() const noexcept;
+  /// The word's owner (registry/abi.h): a thread pointer, or one of the kBias values. A
+  /// word nobody may own (a registry that predates owners) answers kBiasRevoked.
+  std::atomic<uint64_t>* bias() const noexcept;
+  std::atomic<uint64_t>* busy() const noexcept;
+  /// Takes the word from its owner for good (the registry's unbias).
+  void unbias() const noexcept;
   /// The generator closed. `retire`: the space continues from `final_value` in a fresh
   /// word and this generator keeps the old one (holding a sentinel in-flight calls see).
   void close(bool retire, int64_t final_value) noexcept;

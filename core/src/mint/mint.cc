@@ -12,12 +12,15 @@
 // of a clock reading happens after the reading was checked to lie inside the window.
 //
 // This file is the fast path: reserve() serves a call from one clock reading and one CAS,
-// and hands every other case to reserve_slow() (mint_slow.cc).
+// and hands every other case to reserve_slow() (mint_slow.cc). The thread that owns the
+// word (registry/abi.h: the first to mint on it, until another thread or generator
+// writes it) stores instead of the CAS: the CAS is about half of an id's cost.
 #include <algorithm>
 #include <string>
 
 #include "base/internal.hpp"
 #include "generator_internal.hpp"
+#include "id_space.hpp"
 #include "snowfleet/snowfleet.hpp"
 
 namespace snowfleet {
@@ -94,15 +97,60 @@ __attribute__((always_inline)) inline bool fast_run(bool strict, int bits, int64
 // "shared" row (two threads, one generator) is the figure this is tuned by.
 constexpr int kPausesPerLostRace = 32;
 
+// Returns once the state word is this thread's (`me`) or nobody's for good (kBiasRevoked),
+// so that the caller may write it: by a plain store if its own, else by compare-and-swap.
+// `claim`: take a word nobody owns yet. Only the system clock's generators own: a store
+// in flight must end within nanoseconds, and another clock may block while it reads.
+__attribute__((noinline, cold)) uintptr_t GeneratorCore::settle_bias(uintptr_t me,
+                                                                     bool claim) noexcept {
+  for (;;) {
+    uint64_t b = bias_->load(std::memory_order_acquire);
+    if (b == detail::kBiasRevoked || (me != 0 && b == me)) return b;
+    if (b == detail::kBiasUnset && claim && me != 0) {
+      if (bias_->compare_exchange_strong(b, me, std::memory_order_acq_rel)) return me;
+      continue;
+    }
+    space_->unbias();  // only registry words have a bias that is not kBiasRevoked
+  }
+}
+
+// The way out of an owned call to the slow path: the owner's store is no longer in flight.
+__attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::leave_owned(
+    bool owned, int64_t want, const Reading& reading) {
+  if (owned) busy_->store(0, std::memory_order_release);
+  return reserve_slow(want, reading);
+}
+
 inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
   const int bits = layout_.sequence_bits();
+  const uintptr_t me = detail::thread_pointer();
   int lost = 0;  // races lost in a row
   for (;;) {
+    // The thread that owns the word announces its store (busy), then checks it still owns
+    // the word: a thread taking it away changes `bias` first, then waits for `busy` to
+    // clear (registry/abi.h). Not async-signal-safe: a handler minting on the same word in
+    // the middle of the owner's call would issue what the call issues.
+    bool owned = false;
+    const uint64_t b = bias_->load(std::memory_order_relaxed);
+    if (b == me) {
+      busy_->store(1, std::memory_order_relaxed);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the barrier is the revoker's
+      owned = bias_->load(std::memory_order_relaxed) == me;
+      if (!owned) {
+        busy_->store(0, std::memory_order_release);
+        continue;
+      }
+    } else if (b != detail::kBiasRevoked) {
+      settle_bias(me, system_clock_);
+      continue;
+    }
     int64_t s = state_->load(std::memory_order_acquire);
     // After loading the state (see close()). A leased generator in a forked child claims
     // a slot of its own here, then loads its new state.
-    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire))
+    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) {
+      if (owned) busy_->store(0, std::memory_order_release);
       return reserve_revived(want);  // a tail call: the loop keeps its registers
+    }
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
     int64_t wall_ns = 0;
@@ -111,7 +159,7 @@ inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
     // and the id needs no wait. Everything else (including an elided reading that looks
     // behind) goes to reserve_slow, which decides from an exact reading.
     if (now < high || now < 0 || now > max_elapsed_)
-      return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
+      return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
     if (deadline_) {
       // A lease that can expire (etcd): the first call of each wall millisecond checks the
       // deadline, and within kFenceMarginNs of it every call goes to the slow path, which
@@ -119,25 +167,30 @@ inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
       // the first call after one checks before minting. An injected clock may stand still
       // while its monotonic time moves: every call checks.
       if ((now > high || !system_clock_) && near_deadline())
-        return reserve_slow(want, Reading{s, high, now, wall_ns, elided});
+        return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
     }
     if (now > high) note_wall(now, high);
     int64_t first, count;
     if (!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_, max_packed_, max_drift_ms_,
                   s, now, want, &first, &count))
-      return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+      return leave_owned(owned, want, Reading{s, now, now, wall_ns, elided});
     // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
     // without a lease): one compare on the hot cache line.
     if (first + (count - 1) > limit_->load(std::memory_order_relaxed))
-      return reserve_slow(want, Reading{s, now, now, wall_ns, elided});
+      return leave_owned(owned, want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
-    if (state_->compare_exchange_strong(s, first + (count - 1), std::memory_order_acq_rel)) {
-      const Run run{first, count};
-      account(before, run, now);
-      return run;
+    if (owned) {
+      state_->store(first + (count - 1), std::memory_order_release);
+      busy_->store(0, std::memory_order_release);
+    } else if (!state_->compare_exchange_strong(s, first + (count - 1),
+                                                std::memory_order_acq_rel)) {
+      // Lost a race: another thread moved the state; read the clock again, after a pause.
+      detail::spin_pause(std::min(++lost, 4) * kPausesPerLostRace);
+      continue;
     }
-    // Lost a race: another thread moved the state; read the clock again, after a pause.
-    detail::spin_pause(std::min(++lost, 4) * kPausesPerLostRace);
+    const Run run{first, count};
+    account(before, run, now);
+    return run;
   }
 }
 

@@ -173,6 +173,7 @@ class GeneratorCore::SlowCall {
       }
       d.count = limit - d.first + 1;  // issue what the persisted mark covers
     }
+    g_.settle_bias(detail::thread_pointer(), g_.system_clock_);  // see reserve()
     int64_t expected = r_.state;
     if (!g_.state_->compare_exchange_strong(expected, d.first + (d.count - 1),
                                             std::memory_order_acq_rel)) {

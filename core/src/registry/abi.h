@@ -40,7 +40,16 @@ typedef struct snowfleet_space {
 } snowfleet_space;
 
 /* A state word: the packed (elapsed_ms << sequence_bits | sequence) of the last id issued in
- * a space, -1 before the first. Accessed only atomically; alone on its cache line. */
+ * a space, -1 before the first. Accessed only atomically; alone on its cache line.
+ *
+ * `bias` lets one thread mint on the word with a plain load and store instead of a
+ * compare-and-swap: it is SNOWFLEET_BIAS_UNSET (any minting thread may take it),
+ * SNOWFLEET_BIAS_REVOKED (every writer uses an atomic read-modify-write, for good),
+ * SNOWFLEET_BIAS_REVOKING, or the owning thread's pointer. The owner sets `busy` to 1,
+ * then re-reads `bias`, before its plain store, and back to 0 after it; every other
+ * writer first makes sure `bias` is REVOKED or its own (unbias() below), which waits for
+ * the owner's store to finish. Registries whose `size` ends before `unbias` leave both
+ * fields uninitialised: then nobody owns. */
 typedef struct snowfleet_word {
 #ifdef __cplusplus
   alignas(64)
@@ -49,7 +58,13 @@ typedef struct snowfleet_word {
 #endif
       int64_t value;
   int64_t refs; /* registry-internal */
+  uint64_t bias;
+  uint64_t busy;
 } snowfleet_word;
+
+#define SNOWFLEET_BIAS_REVOKED 1u
+#define SNOWFLEET_BIAS_UNSET 2u
+#define SNOWFLEET_BIAS_REVOKING 3u
 
 typedef struct snowfleet_slot snowfleet_slot; /* one open of a space (opaque) */
 
@@ -79,6 +94,10 @@ typedef struct snowfleet_registry_api {
   /* 1 when open(space) would be refused now (an open generator overlaps it and cannot
    * share), else 0; changes nothing. Lets a lease claim skip a slot the process uses. */
   int (*would_conflict)(const snowfleet_space* space);
+  /* Takes `word` from its owning thread for good (see snowfleet_word): returns once its
+   * bias is SNOWFLEET_BIAS_REVOKED and no owner's store is in flight. Waits only for an
+   * owner inside one call; never called by the owner itself. */
+  void (*unbias)(snowfleet_word* word);
 } snowfleet_registry_api;
 
 /* In a child forked after the registry was loaded, no space counts as open: the generators

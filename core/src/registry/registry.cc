@@ -3,11 +3,18 @@
 // Deliberately small and self-contained: no C++ runtime (no exceptions, no operator new,
 // no standard containers), only libc and pthreads, so that whichever copy of the library
 // a process loaded first can serve copies of the core built by other compilers or
-// releases. Every function runs under one mutex; none runs per id: generators take their
-// word at construction and mint on it directly.
+// releases. Every function but unbias runs under one mutex; none runs per id: generators
+// take their word at construction and mint on it directly.
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "abi.h"
 
@@ -36,7 +43,38 @@ pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 Space** g_spaces = nullptr;  // g_count used, g_capacity allocated
 size_t g_count = 0, g_capacity = 0;
 
+// Whether a thread may own a word (abi.h): taking a word from its owner needs a barrier
+// on every thread of the process (membarrier's private expedited command), which makes the
+// owner's `busy` store visible or its next read of `bias` see the revocation. Written
+// only while one thread runs (at load, in a forked child).
+bool g_expedited = false;
+
+bool register_expedited() {
+#if defined(__linux__) && defined(__NR_membarrier)
+  const long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (commands < 0 || (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return false;
+  return syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#else
+  return false;
+#endif
+}
+
+bool barrier_every_thread() {
+#if defined(__linux__) && defined(__NR_membarrier)
+  return syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+#else
+  return false;
+#endif
+}
+
 int64_t load(const snowfleet_word* w) { return __atomic_load_n(&w->value, __ATOMIC_ACQUIRE); }
+
+// A word nobody holds may be owned afresh: no call can be in flight on it.
+void rearm(snowfleet_word* w) {
+  __atomic_store_n(&w->busy, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&w->bias, g_expedited ? SNOWFLEET_BIAS_UNSET : SNOWFLEET_BIAS_REVOKED,
+                   __ATOMIC_RELEASE);
+}
 
 snowfleet_word* new_word(int64_t value) {
   void* p = aligned_alloc(64, sizeof(snowfleet_word));
@@ -44,7 +82,37 @@ snowfleet_word* new_word(int64_t value) {
   auto* w = static_cast<snowfleet_word*>(p);
   w->value = value;
   w->refs = 1;
+  rearm(w);
   return w;
+}
+
+void registry_unbias(snowfleet_word* w) {
+  for (;;) {
+    uint64_t b = __atomic_load_n(&w->bias, __ATOMIC_ACQUIRE);
+    if (b == SNOWFLEET_BIAS_REVOKED) return;
+    if (b == SNOWFLEET_BIAS_REVOKING) {
+      sched_yield();  // another thread is taking it: wait until it is done
+      continue;
+    }
+    const uint64_t to =
+        b == SNOWFLEET_BIAS_UNSET ? SNOWFLEET_BIAS_REVOKED : SNOWFLEET_BIAS_REVOKING;
+    if (!__atomic_compare_exchange_n(&w->bias, &b, to, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      continue;
+    if (to == SNOWFLEET_BIAS_REVOKED) return;
+    // The owner either set `busy` before the barrier (seen below) or reads REVOKING after
+    // it. Registered at load, so the barrier does not fail; were it to, waiting is safe.
+    while (!barrier_every_thread()) sched_yield();
+    // The owner is inside one call (a clock read and a store): nanoseconds unless it
+    // was preempted there.
+    for (int spins = 0; __atomic_load_n(&w->busy, __ATOMIC_ACQUIRE) != 0;) {
+      if (spins < 64)
+        ++spins;
+      else
+        sched_yield();
+    }
+    __atomic_store_n(&w->bias, SNOWFLEET_BIAS_REVOKED, __ATOMIC_RELEASE);
+    return;
+  }
 }
 
 void unref(snowfleet_word* w) {
@@ -117,6 +185,7 @@ int64_t take_over_closed(const snowfleet_space* key, const Space* keep) {
       ++i;
       continue;
     }
+    registry_unbias(s->word);  // a closed generator's call may still be in flight on it
     const int64_t last = __atomic_exchange_n(&s->word->value, INT64_MIN, __ATOMIC_ACQ_REL);
     const int64_t v = spent_through(last, s->key, *key);
     if (v > start) start = v;
@@ -158,9 +227,16 @@ int open_locked(const snowfleet_space* key, const char* description, snowfleet_s
   if (found == nullptr) {
     found = add_space(key, start);
     if (found == nullptr) return 2;
-  } else if (start > load(found->word)) {
+  } else {
+    // A word another generator holds is shared from now on by compare-and-swap only (and
+    // a copy of the core that predates `bias` knows no other way); one nobody holds starts
+    // over, ownable.
+    if (found->word->refs > 1)
+      registry_unbias(found->word);
+    else
+      rearm(found->word);
     // Cannot happen while spaces of one band stay disjoint; kept so that it never goes back.
-    __atomic_store_n(&found->word->value, start, __ATOMIC_RELEASE);
+    if (start > load(found->word)) __atomic_store_n(&found->word->value, start, __ATOMIC_RELEASE);
   }
   found->key.exclusive = key->exclusive;
   if (found->open++ == 0 || key->exclusive)
@@ -240,15 +316,21 @@ size_t registry_space_count(void) {
 // parent's and refuse to mint.
 void before_fork(void) { pthread_mutex_lock(&g_mu); }
 void after_fork_parent(void) { pthread_mutex_unlock(&g_mu); }
+// The parent's owners are gone with their threads (one may have been inside a call, its
+// `busy` set for ever): no word is owned in the child until nobody holds it.
 void after_fork_child(void) {
+  g_expedited = register_expedited();
   for (size_t i = 0; i < g_count; ++i) {
     g_spaces[i]->open = 0;
     g_spaces[i]->key.exclusive = 0;
+    __atomic_store_n(&g_spaces[i]->word->busy, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&g_spaces[i]->word->bias, SNOWFLEET_BIAS_REVOKED, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_mu);
 }
 
 __attribute__((constructor)) void registry_loaded(void) {
+  g_expedited = register_expedited();
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
@@ -261,6 +343,7 @@ const snowfleet_registry_api g_api = {
     registry_forget_time_source,
     registry_space_count,
     registry_would_conflict,
+    registry_unbias,
 };
 
 }  // namespace
