@@ -6,8 +6,16 @@
 // unique across its rounds too.
 #include <catch2/catch.hpp>
 
+#if defined(__linux__) && defined(__x86_64__)
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,6 +54,18 @@ void mint(Generator& g, size_t n, std::vector<int64_t>& out, std::atomic<bool>* 
 
 void wait_for(const std::atomic<bool>& flag) {
   while (!flag.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+// The registry's key of `node`'s id space under the default layout, in real time.
+snowfleet_space space_of(int64_t node) {
+  const Layout layout;
+  snowfleet_space key{};
+  key.epoch_ms = layout.epoch_ms();
+  key.timestamp_shift = layout.timestamp_shift();
+  key.sequence_bits = layout.sequence_bits();
+  key.low_first = node << layout.node_shift();
+  key.low_last = key.low_first | layout.max_sequence();
+  return key;
 }
 
 }  // namespace
@@ -106,12 +126,7 @@ TEST_CASE("a copy of the core that knows no owner shares the word by compare-and
   // the thread that owns it.
   const Layout layout;
   const int64_t node = 627;
-  snowfleet_space key{};
-  key.epoch_ms = layout.epoch_ms();
-  key.timestamp_shift = layout.timestamp_shift();
-  key.sequence_bits = layout.sequence_bits();
-  key.low_first = node << layout.node_shift();
-  key.low_last = key.low_first | layout.max_sequence();
+  const snowfleet_space key = space_of(node);
   const snowfleet_registry_api* api = snowfleet_registry_v1();
   std::vector<int64_t> all;  // packed values
   for (int round = 0; round < 300; ++round) {
@@ -147,7 +162,7 @@ TEST_CASE("a leased generator closed while its thread mints leaves the next hold
   // close() seals the word from another thread while the owner is inside calls; the next
   // holder of the slot continues after the sealed state. An id the owner stored after the
   // seal would be issued again by the next holder.
-  const std::string source = "local:" + snowfleet_test::temp_dir() + "?node=37";
+  const std::string source = "local:" + snowfleet_test::temp_dir() + "?node=629";
   std::vector<int64_t> all;
   for (int round = 0; round < 300; ++round) {
     GeneratorOptions o;
@@ -207,3 +222,63 @@ TEST_CASE("a child forked while another thread owns the word mints on that id sp
     CHECK(out == "1000");
   }
 }
+
+TEST_CASE("a word a closing generator retires is owned by nobody", "[owned-word]") {
+  // The registry forgets a retired word (the closed generator keeps it): a forked child
+  // frees only the words the registry lists of the parent's owners, so one that leaves it
+  // must leave unowned, or a child would wait for ever on a parent thread's call.
+  const snowfleet_registry_api* api = snowfleet_registry_v1();
+  const snowfleet_space key = space_of(631);
+  snowfleet_slot* slot = nullptr;
+  snowfleet_word* word = nullptr;
+  char why[192];
+  REQUIRE(api->open(&key, "a closing generator", &slot, &word, why, sizeof why) == 0);
+  const uint64_t some_thread = 0x7f0000001000;  // as if that thread had minted on it
+  __atomic_store_n(&word->bias, some_thread, __ATOMIC_RELEASE);
+  api->close(slot, 1, 5);
+  CHECK(__atomic_load_n(&word->bias, __ATOMIC_ACQUIRE) == SNOWFLEET_BIAS_REVOKED);
+  api->release_word(word);
+}
+
+#if defined(__linux__) && defined(__x86_64__)
+TEST_CASE("a word is taken from its owner without a hang when membarrier is refused later",
+          "[concurrency][owned-word][fork]") {
+  SKIP_FORK_OF_THREADED_PROCESS_UNDER_SANITIZER();
+  // A process that sandboxes itself after start-up (a seccomp filter answering EPERM):
+  // the registry registered the barrier at load, a thread owns a word, then the barrier
+  // is refused when another thread takes the word.
+  const auto [out, code] = run_child(
+      [] {
+        Generator g(monotonic_node(633));
+        std::vector<int64_t> a, b;
+        std::thread owner([&] { mint(g, 2000, a, nullptr); });
+        owner.join();
+        sock_filter filter[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_membarrier, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+          return std::string("seccomp refused");
+        mint(g, 2000, b, nullptr);  // takes the word from the exited owner
+        Generator other(monotonic_node(635));
+        std::vector<int64_t> c, d;
+        std::thread t1([&] { mint(other, 2000, c, nullptr); });
+        std::thread t2([&] { mint(other, 2000, d, nullptr); });
+        t1.join();
+        t2.join();
+        std::vector<int64_t> all(a);
+        all.insert(all.end(), b.begin(), b.end());
+        std::sort(all.begin(), all.end());
+        const bool unique = std::adjacent_find(all.begin(), all.end()) == all.end();
+        return std::string(unique ? "unique " : "duplicates ") +
+               std::to_string(all.size() + c.size() + d.size());
+      },
+      10);
+  CHECK(code == 0);
+  CHECK(out == "unique 8000");
+}
+#endif

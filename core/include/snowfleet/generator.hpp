@@ -148,7 +148,7 @@ class GeneratorCore {
   Run reserve(int64_t want);
   Run reserve_slow(int64_t want, Reading reading);
   class SlowCall;  // one call of the slow path (mint_slow.cc)
-  Run reserve_revived(int64_t want);
+  Run reserve_revived(int64_t want, bool owned);
   void check_usable() const;
   [[noreturn]] void throw_unusable() const;
   void attach(int64_t node_id, int64_t floor_state = -1);
@@ -171,6 +171,8 @@ class GeneratorCore {
   std::string clock_reason(int64_t s, int64_t now) const;
   void account(int64_t before, const Run& run, int64_t now) noexcept;
   uintptr_t settle_bias(uintptr_t me, bool claim) noexcept;
+  bool enter_owned(uintptr_t me) noexcept;
+  void point_at(std::atomic<int64_t>* state, bool ownable) noexcept;
   Run leave_owned(bool owned, int64_t want, const Reading& reading);
   void raise_state(int64_t value) noexcept;
   void close_leased() noexcept;

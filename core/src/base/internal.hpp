@@ -42,6 +42,15 @@ inline int64_t realtime_ns() noexcept {
   clock_gettime(CLOCK_REALTIME, &ts);
   return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
+/// Reads CLOCK_REALTIME: Unix ms (the floor), and the exact ns in *wall_ns. tv_nsec lies
+/// in [0, 1e9), so the floor of the whole reading is tv_sec * 1000 + tv_nsec / 1e6 for any
+/// sign of tv_sec: a 32-bit division, no signed correction.
+inline int64_t realtime_ms(int64_t* wall_ns) noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  *wall_ns = int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+  return int64_t{ts.tv_sec} * 1000 + static_cast<uint32_t>(ts.tv_nsec) / 1'000'000u;
+}
 /// Reads CLOCK_MONOTONIC in ns.
 inline int64_t monotonic_ns() noexcept {
   timespec ts;
@@ -85,10 +94,12 @@ inline int64_t system_wall_ms(bool* elided, int64_t* wall_ns) noexcept {
       *elided = true;
       return ms;
     }
+    *elided = false;
+    return system_wall_ms_refresh(wall_ns);  // publishes the next window
   }
 #endif
   *elided = false;
-  return system_wall_ms_refresh(wall_ns);
+  return realtime_ms(wall_ns);
 }
 
 /// Spins `rounds` pause instructions: a thread that lost a CAS race waits this long before

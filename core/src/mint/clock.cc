@@ -130,8 +130,7 @@ int64_t system_wall_ms_refresh(int64_t* wall_ns) noexcept {
     return now_ms;
   }
 #endif
-  *wall_ns = realtime_ns();
-  return floor_div(*wall_ns, kNsPerMs);
+  return realtime_ms(wall_ns);
 }
 
 }  // namespace detail

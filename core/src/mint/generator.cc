@@ -74,6 +74,15 @@ void check_shared(const SharedIdSpace& shared, const std::string& node_source) {
 }
 }  // namespace
 
+// The state word minting uses. `ownable`: the id space's registry word, which a thread
+// may own (registry/abi.h); any other word (the caller's memory, a word other processes
+// mint on too: they cannot see an owner's store in flight) is compare-and-swap only.
+void GeneratorCore::point_at(std::atomic<int64_t>* state, bool ownable) noexcept {
+  state_ = state;
+  bias_ = ownable ? space_->bias() : detail::revoked_bias();
+  busy_ = ownable ? space_->busy() : detail::unused_busy();
+}
+
 // Moves the state word up to at least `value`, never down. An unowned word is borrowed for
 // the write and handed back, so that the thread that mints may still own it.
 void GeneratorCore::raise_state(int64_t value) noexcept {
@@ -143,9 +152,7 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
   node_part_ = node_id_ << layout_.node_shift();
   if (shared_.state != nullptr) {
     // The caller's memory holds the space's state; the registry is not involved.
-    state_ = shared_.state;
-    bias_ = detail::revoked_bias();
-    busy_ = detail::unused_busy();
+    point_at(shared_.state, false);
     return;
   }
 
@@ -157,10 +164,7 @@ void GeneratorCore::attach(int64_t node_id, int64_t floor_state) {
   space_ = std::make_unique<detail::IdSpace>(layout_, node_id_, *clock_, lease_ != nullptr,
                                              describe(), uuid7_);
   host_shared_ = lease_ && lease_->shared_state() != nullptr;
-  state_ = host_shared_ ? lease_->shared_state() : space_->word();
-  // Other processes cannot see an owner's store in flight: theirs is compare-and-swap only.
-  bias_ = host_shared_ ? detail::revoked_bias() : space_->bias();
-  busy_ = host_shared_ ? detail::unused_busy() : space_->busy();
+  point_at(host_shared_ ? lease_->shared_state() : space_->word(), !host_shared_);
   if (lease_) {
     try {
       // The slot's previous holders may have issued ids up to the claimed mark: start with

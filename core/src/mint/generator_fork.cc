@@ -93,8 +93,6 @@ void GeneratorCore::revive_or_throw() {
     mark_limit_.store(INT64_MAX, std::memory_order_relaxed);
     const int64_t node_id = node_id_;
     std::atomic<int64_t>* const state = state_;
-    std::atomic<uint64_t>* const bias = bias_;
-    std::atomic<uint64_t>* const busy = busy_;
     const int64_t initial_state = initial_state_;
     try {
       attach(-1, current_state());
@@ -108,9 +106,7 @@ void GeneratorCore::revive_or_throw() {
       deadline_ = nullptr;
       node_id_ = node_id;
       node_part_ = node_id << layout_.node_shift();
-      state_ = state;
-      bias_ = bias;
-      busy_ = busy;
+      point_at(state, false);  // no id space to take an owned word from
       initial_state_ = initial_state;
       throw;
     }

@@ -121,36 +121,37 @@ __attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::leave_ow
   return reserve_slow(want, reading);
 }
 
-inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
-  const int bits = layout_.sequence_bits();
-  const uintptr_t me = detail::thread_pointer();
-  int lost = 0;  // races lost in a row
+// Whether this call owns the state word, its store announced in `busy`; false: it writes
+// by compare-and-swap. The owner announces its store, then checks it still owns the word:
+// a thread taking it away changes `bias` first, then waits for `busy` to clear
+// (registry/abi.h). Not async-signal-safe: a handler minting on the word in the middle of
+// the owner's call would issue what the call issues.
+__attribute__((always_inline)) inline bool GeneratorCore::enter_owned(uintptr_t me) noexcept {
   for (;;) {
-    // The thread that owns the word announces its store (busy), then checks it still owns
-    // the word: a thread taking it away changes `bias` first, then waits for `busy` to
-    // clear (registry/abi.h). Not async-signal-safe: a handler minting on the same word in
-    // the middle of the owner's call would issue what the call issues.
-    bool owned = false;
     const uint64_t b = bias_->load(std::memory_order_relaxed);
     if (b == me) {
       busy_->store(1, std::memory_order_relaxed);
       std::atomic_signal_fence(std::memory_order_seq_cst);  // the barrier is the revoker's
-      owned = bias_->load(std::memory_order_relaxed) == me;
-      if (!owned) {
-        busy_->store(0, std::memory_order_release);
-        continue;
-      }
-    } else if (b != detail::kBiasRevoked) {
+      if (bias_->load(std::memory_order_relaxed) == me) return true;
+      busy_->store(0, std::memory_order_release);
+    } else if (b == detail::kBiasRevoked) {
+      return false;  // for good
+    } else {
       settle_bias(me, system_clock_);
-      continue;
     }
+  }
+}
+
+__attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
+  const int bits = layout_.sequence_bits();
+  const bool owned = enter_owned(detail::thread_pointer());
+  int lost = 0;  // races lost in a row
+  for (;;) {
     int64_t s = state_->load(std::memory_order_acquire);
     // After loading the state (see close()). A leased generator in a forked child claims
     // a slot of its own here, then loads its new state.
-    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) {
-      if (owned) busy_->store(0, std::memory_order_release);
-      return reserve_revived(want);  // a tail call: the loop keeps its registers
-    }
+    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire))
+      return reserve_revived(want, owned);  // a tail call: the loop keeps its registers
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
     int64_t wall_ns = 0;
@@ -160,23 +161,20 @@ inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
     // behind) goes to reserve_slow, which decides from an exact reading.
     if (now < high || now < 0 || now > max_elapsed_)
       return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
-    if (deadline_) {
-      // A lease that can expire (etcd): the first call of each wall millisecond checks the
-      // deadline, and within kFenceMarginNs of it every call goes to the slow path, which
-      // checks exactly. A pause (SIGSTOP, a VM freeze) always moves the wall clock on, so
-      // the first call after one checks before minting. An injected clock may stand still
-      // while its monotonic time moves: every call checks.
-      if ((now > high || !system_clock_) && near_deadline())
-        return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
-    }
+    // A lease that can expire (etcd): the first call of each wall millisecond checks the
+    // deadline, and within kFenceMarginNs of it every call goes to the slow path, which
+    // checks exactly. A pause (SIGSTOP, a VM freeze) always moves the wall clock on, so the
+    // first call after one checks before minting. An injected clock may stand still while
+    // its monotonic time moves: every call checks.
+    if (deadline_ && (now > high || !system_clock_) && near_deadline())
+      return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
     if (now > high) note_wall(now, high);
     int64_t first, count;
-    if (!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_, max_packed_, max_drift_ms_,
-                  s, now, want, &first, &count))
-      return leave_owned(owned, want, Reading{s, now, now, wall_ns, elided});
     // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
     // without a lease): one compare on the hot cache line.
-    if (first + (count - 1) > limit_->load(std::memory_order_relaxed))
+    if (!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_, max_packed_, max_drift_ms_,
+                  s, now, want, &first, &count) ||
+        first + (count - 1) > limit_->load(std::memory_order_relaxed))
       return leave_owned(owned, want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
     if (owned) {
@@ -197,7 +195,9 @@ inline GeneratorCore::Run GeneratorCore::reserve(int64_t want) {
 // Out of line and cold: re-claims (or throws), then starts over. Called as a tail call so
 // the fast path's loop does not have to keep its values across a call that may rewrite the
 // generator (4 instructions per id when it was an in-loop call).
-__attribute__((noinline, cold)) GeneratorCore::Run GeneratorCore::reserve_revived(int64_t want) {
+__attribute__((noinline, cold)) GeneratorCore::Run GeneratorCore::reserve_revived(int64_t want,
+                                                                                  bool owned) {
+  if (owned) busy_->store(0, std::memory_order_release);  // no store of this call follows
   revive_or_throw();
   return reserve(want);
 }

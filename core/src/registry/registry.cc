@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__linux__)
 #include <linux/membarrier.h>
@@ -45,8 +46,9 @@ size_t g_count = 0, g_capacity = 0;
 
 // Whether a thread may own a word (abi.h): taking a word from its owner needs a barrier
 // on every thread of the process (membarrier's private expedited command), which makes the
-// owner's `busy` store visible or its next read of `bias` see the revocation. Written
-// only while one thread runs (at load, in a forked child).
+// owner's `busy` store visible or its next read of `bias` see the revocation. Decided at
+// load and in a forked child; cleared for good if the barrier is ever refused (a seccomp
+// filter installed after start-up).
 bool g_expedited = false;
 
 bool register_expedited() {
@@ -72,7 +74,8 @@ int64_t load(const snowfleet_word* w) { return __atomic_load_n(&w->value, __ATOM
 // A word nobody holds may be owned afresh: no call can be in flight on it.
 void rearm(snowfleet_word* w) {
   __atomic_store_n(&w->busy, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&w->bias, g_expedited ? SNOWFLEET_BIAS_UNSET : SNOWFLEET_BIAS_REVOKED,
+  const bool ownable = __atomic_load_n(&g_expedited, __ATOMIC_RELAXED);
+  __atomic_store_n(&w->bias, ownable ? SNOWFLEET_BIAS_UNSET : SNOWFLEET_BIAS_REVOKED,
                    __ATOMIC_RELEASE);
 }
 
@@ -100,8 +103,14 @@ void registry_unbias(snowfleet_word* w) {
       continue;
     if (to == SNOWFLEET_BIAS_REVOKED) return;
     // The owner either set `busy` before the barrier (seen below) or reads REVOKING after
-    // it. Registered at load, so the barrier does not fail; were it to, waiting is safe.
-    while (!barrier_every_thread()) sched_yield();
+    // it. Without the barrier (refused after start-up), no word is owned again, and this
+    // one is taken after a grace period: a store leaves a CPU's store buffer within
+    // microseconds, and a preemption drains it at once.
+    if (!barrier_every_thread()) {
+      __atomic_store_n(&g_expedited, false, __ATOMIC_RELAXED);
+      const struct timespec grace = {0, 10 * 1000 * 1000};
+      nanosleep(&grace, nullptr);
+    }
     // The owner is inside one call (a clock read and a store): nanoseconds unless it
     // was preempted there.
     for (int spins = 0; __atomic_load_n(&w->busy, __ATOMIC_ACQUIRE) != 0;) {
@@ -264,6 +273,9 @@ void registry_close(snowfleet_slot* slot, int retire, int64_t final_value) {
   if (retire && s->open == 0) {
     snowfleet_word* fresh = new_word(final_value);
     if (fresh != nullptr) {
+      // Owned by nobody once it leaves the registry: after a fork, only the words the
+      // registry still lists are freed of the parent's owners.
+      registry_unbias(s->word);
       unref(s->word);
       s->word = fresh;
     }
@@ -283,10 +295,12 @@ void registry_forget_time_source(uint64_t time_source) {
   if (time_source == 0) return;  // real time is never forgotten
   pthread_mutex_lock(&g_mu);
   for (size_t i = 0; i < g_count;) {
-    if (g_spaces[i]->key.time_source == time_source && g_spaces[i]->open == 0)
+    if (g_spaces[i]->key.time_source == time_source && g_spaces[i]->open == 0) {
+      registry_unbias(g_spaces[i]->word);  // as every word that leaves the registry
       remove_at(i);
-    else
+    } else {
       ++i;
+    }
   }
   pthread_mutex_unlock(&g_mu);
 }
@@ -319,7 +333,7 @@ void after_fork_parent(void) { pthread_mutex_unlock(&g_mu); }
 // The parent's owners are gone with their threads (one may have been inside a call, its
 // `busy` set for ever): no word is owned in the child until nobody holds it.
 void after_fork_child(void) {
-  g_expedited = register_expedited();
+  __atomic_store_n(&g_expedited, register_expedited(), __ATOMIC_RELAXED);
   for (size_t i = 0; i < g_count; ++i) {
     g_spaces[i]->open = 0;
     g_spaces[i]->key.exclusive = 0;
@@ -330,7 +344,7 @@ void after_fork_child(void) {
 }
 
 __attribute__((constructor)) void registry_loaded(void) {
-  g_expedited = register_expedited();
+  __atomic_store_n(&g_expedited, register_expedited(), __ATOMIC_RELAXED);
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
