@@ -1,7 +1,8 @@
 // Generator benchmarks. Every figure has a peer measured in the same run:
 //   - a bare clock_gettime(CLOCK_REALTIME), the cost floor of any id that reads the clock;
-//   - the lock-free design's own floor: one clock reading (a bare rdtsc inside the TSC
-//     window, clock_gettime and a division without it) and one CAS on a word, nothing else;
+//   - a compare-and-swap design's floor: one clock reading (a bare rdtsc inside the TSC
+//     window, clock_gettime and a division without it) and one CAS on a word, nothing else
+//     (what threads sharing a state word pay; a thread that owns the word stores instead);
 //   - the reference's algorithm as a plain mutex + busy-spin generator (strict mode's peer);
 //   - the monotonic generator's own algorithm behind a std::mutex (the CAS design's peer);
 //   - for leased node ids ("local:DIR", and "etcd://..." when $SNOWFLEET_BENCH_ETCD names an

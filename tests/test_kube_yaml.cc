@@ -13,6 +13,7 @@
 #include "test_util.hpp"
 
 using nlohmann::json;
+using snowfleet::detail::kube::check_token;
 using snowfleet::detail::kube::find_target;
 using snowfleet::detail::kube::parse_yaml;
 using snowfleet::detail::kube::Target;
@@ -277,4 +278,20 @@ TEST_CASE("kubeconfig: a certificate file that is a FIFO is refused before any r
   CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
   CHECK_THAT(e.what(), Catch::Contains("certificate-authority") &&
                            Catch::Contains("is not a regular file"));
+}
+
+TEST_CASE("kubeconfig: a token holding a line break is refused, not sent as a header", "[k8s]") {
+  // "Authorization: Bearer a\r\nX-Other: b" would send a second header line.
+  const std::string dir = temp_dir();
+  const std::string kc = write(dir, "config",
+                               "current-context: x\ncontexts:\n- name: x\n  context:\n"
+                               "    cluster: c\n    user: u\nclusters:\n- name: c\n  cluster:\n"
+                               "    server: https://h:1\nusers:\n- name: u\n  user:\n"
+                               "    token: \"a\\r\\nX-Other: b\"\n");
+  const snowfleet::Error e = error_of([&] { find_target({kc, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("user 'u'") &&
+                           Catch::Contains("control character (byte 0x0d at offset 1)"));
+  CHECK_THAT(e.what(), !Catch::Contains("X-Other"));
+  CHECK_NOTHROW(check_token("eyJhbGciOi.J9.x-_~+/=\tz", "a token with a tab"));  // as Go allows
 }

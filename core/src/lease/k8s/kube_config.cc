@@ -1,6 +1,7 @@
 // Finding the API server and credentials (kube_config.hpp).
 #include "kube_config.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -119,6 +120,7 @@ void apply_cluster(const json& c, const std::string& dir, const std::string& whe
 void apply_user(const json& u, const std::string& dir, const std::string& where, Target* t) {
   refuse_unsupported_user(u, where);
   t->token = text(u, "token");
+  check_token(t->token, where);
   t->token_file = resolve(text(u, "tokenFile"), dir);
   t->cert_file = resolve(text(u, "client-certificate"), dir);
   t->key_file = resolve(text(u, "client-key"), dir);
@@ -245,6 +247,18 @@ std::string trim_space(const std::string& s) {
   const size_t first = s.find_first_not_of(ws);
   if (first == std::string::npos) return "";
   return s.substr(first, s.find_last_not_of(ws) - first + 1);
+}
+
+void check_token(const std::string& token, const std::string& where) {
+  for (size_t i = 0; i < token.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      unavailable(where + ": the token holds a control character (byte " + hex + " at offset " +
+                  std::to_string(i) + "); a bearer token is one line of text");
+    }
+  }
 }
 
 std::string chosen_namespace(const std::string& spec_namespace, const Target& target) {

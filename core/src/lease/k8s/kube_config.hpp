@@ -41,6 +41,11 @@ std::string chosen_namespace(const std::string& spec_namespace, const Target& ta
 /// and token files.
 std::string trim_space(const std::string& s);
 
+/// Refuses (Error kNodeIdUnavailable, naming `where` and the byte, never the token) a
+/// bearer token holding a control character other than a tab: it goes into a header line,
+/// where a CR or LF would end it and start another (Go's net/http refuses such a value).
+void check_token(const std::string& token, const std::string& where);
+
 /// What chose the target: the spec's options.
 struct Where {
   std::string kubeconfig;  ///< the kubeconfig= option ("" when not given)

@@ -69,6 +69,7 @@ void Http::refresh_token(bool force) {
                                                    quote(target_.token_file) + " cannot be read: " +
                                                    why + " (" + target_.source + ")");
   t = trim_space(t);
+  check_token(t, spec_ + ": the token file " + quote(target_.token_file));
   if (t.empty())
     throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
                                                    quote(target_.token_file) + " is empty (" +
