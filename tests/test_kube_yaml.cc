@@ -67,6 +67,15 @@ std::string write(const std::string& dir, const std::string& name, const std::st
   return path;
 }
 
+// A kubeconfig of one context on the cluster https://h:1 and the user 'u', whose fields are
+// `user_fields` (lines indented under "  user:").
+std::string one_user_kubeconfig(const std::string& user_fields) {
+  return "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n"
+         "clusters:\n- name: c\n  cluster:\n    server: https://h:1\nusers:\n- name: u\n"
+         "  user:\n" +
+         user_fields;
+}
+
 }  // namespace
 
 TEST_CASE("kubeconfig YAML: kubectl's block layout, quotes, comments and JSON flow", "[k8s]") {
@@ -163,11 +172,8 @@ TEST_CASE("kubeconfig: KUBECONFIG lists, the first file to set a name wins", "[k
 
 TEST_CASE("kubeconfig: unsupported users and missing credentials are refused by name", "[k8s]") {
   const std::string dir = temp_dir();
-  const std::string exec = write(dir, "exec",
-                                 "current-context: x\ncontexts:\n- name: x\n  context:\n"
-                                 "    cluster: c\n    user: u\nclusters:\n- name: c\n  cluster:\n"
-                                 "    server: https://h:1\nusers:\n- name: u\n  user:\n"
-                                 "    exec:\n      command: aws\n");
+  const std::string exec =
+      write(dir, "exec", one_user_kubeconfig("    exec:\n      command: aws\n"));
   CHECK_THAT(error_of([&] {
                find_target({exec, ""}, "", "", "", "");
              }).what(),
@@ -283,11 +289,8 @@ TEST_CASE("kubeconfig: a certificate file that is a FIFO is refused before any r
 TEST_CASE("kubeconfig: a token holding a line break is refused, not sent as a header", "[k8s]") {
   // "Authorization: Bearer a\r\nX-Other: b" would send a second header line.
   const std::string dir = temp_dir();
-  const std::string kc = write(dir, "config",
-                               "current-context: x\ncontexts:\n- name: x\n  context:\n"
-                               "    cluster: c\n    user: u\nclusters:\n- name: c\n  cluster:\n"
-                               "    server: https://h:1\nusers:\n- name: u\n  user:\n"
-                               "    token: \"a\\r\\nX-Other: b\"\n");
+  const std::string kc =
+      write(dir, "config", one_user_kubeconfig("    token: \"a\\r\\nX-Other: b\"\n"));
   const snowfleet::Error e = error_of([&] { find_target({kc, ""}, "", "", "", ""); });
   CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
   CHECK_THAT(e.what(), Catch::Contains("user 'u'") &&
