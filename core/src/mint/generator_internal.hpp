@@ -74,7 +74,7 @@ using detail::GeneratorCore;
 inline void GeneratorCore::account(int64_t before, const Run& run, int64_t now) noexcept {
   const uintptr_t me = detail::thread_pointer();
   uintptr_t owner = counter_owner_.load(std::memory_order_relaxed);
-  if (me != 0 && owner == me) {
+  if (SNOWFLEET_LIKELY(me != 0 && owner == me)) {
     owned_ids_issued_.store(
         owned_ids_issued_.load(std::memory_order_relaxed) + static_cast<uint64_t>(run.count),
         std::memory_order_relaxed);
@@ -88,7 +88,7 @@ inline void GeneratorCore::account(int64_t before, const Run& run, int64_t now) 
     const int bits = layout_.sequence_bits();
     const int64_t borrowed =
         ((run.first + (run.count - 1)) >> bits) - std::max(before >> bits, now);
-    if (borrowed > 0)
+    if (SNOWFLEET_UNLIKELY(borrowed > 0))
       ms_borrowed_.fetch_add(static_cast<uint64_t>(borrowed), std::memory_order_relaxed);
   }
 }
@@ -96,7 +96,9 @@ inline void GeneratorCore::account(int64_t before, const Run& run, int64_t now) 
 inline void GeneratorCore::check_usable() const {
   // One load and compare per call: the fork generation moves in a forked child, the
   // token moves to kClosedToken on close().
-  if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire)) throw_unusable();
+  if (SNOWFLEET_UNLIKELY(detail::fork_generation() !=
+                         usable_token_.load(std::memory_order_acquire)))
+    throw_unusable();
 }
 
 }  // namespace snowfleet

@@ -31,7 +31,8 @@ using detail::kNsPerMs;
 // from the TSC window (*elided = true, *wall_ns untouched); otherwise *wall_ns holds the
 // exact reading, which decides how long a wait must sleep.
 inline int64_t GeneratorCore::read_elapsed_ms(bool* elided, int64_t* wall_ns) {
-  if (system_clock_) return detail::system_wall_ms(elided, wall_ns) - layout_.epoch_ms();
+  if (SNOWFLEET_LIKELY(system_clock_))
+    return detail::system_wall_ms(elided, wall_ns) - layout_.epoch_ms();
   *elided = false;
   *wall_ns = clock_->wall_ns();
   return detail::floor_div(*wall_ns, kNsPerMs) - layout_.epoch_ms();
@@ -129,10 +130,10 @@ __attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::leave_ow
 __attribute__((always_inline)) inline bool GeneratorCore::enter_owned(uintptr_t me) noexcept {
   for (;;) {
     const uint64_t b = bias_->load(std::memory_order_relaxed);
-    if (b == me) {
+    if (SNOWFLEET_LIKELY(b == me)) {
       busy_->store(1, std::memory_order_relaxed);
       std::atomic_signal_fence(std::memory_order_seq_cst);  // the barrier is the revoker's
-      if (bias_->load(std::memory_order_relaxed) == me) return true;
+      if (SNOWFLEET_LIKELY(bias_->load(std::memory_order_relaxed) == me)) return true;
       busy_->store(0, std::memory_order_release);
     } else if (b == detail::kBiasRevoked) {
       return false;  // for good
@@ -150,7 +151,8 @@ __attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::reserve(
     int64_t s = state_->load(std::memory_order_acquire);
     // After loading the state (see close()). A leased generator in a forked child claims
     // a slot of its own here, then loads its new state.
-    if (detail::fork_generation() != usable_token_.load(std::memory_order_acquire))
+    if (SNOWFLEET_UNLIKELY(detail::fork_generation() !=
+                           usable_token_.load(std::memory_order_acquire)))
       return reserve_revived(want, owned);  // a tail call: the loop keeps its registers
     const int64_t high = wall_high_.load(std::memory_order_acquire);
     bool elided;
@@ -159,25 +161,26 @@ __attribute__((always_inline)) inline GeneratorCore::Run GeneratorCore::reserve(
     // Fast path: the reading is not behind anything seen, lies inside the layout's window,
     // and the id needs no wait. Everything else (including an elided reading that looks
     // behind) goes to reserve_slow, which decides from an exact reading.
-    if (now < high || now < 0 || now > max_elapsed_)
+    if (SNOWFLEET_UNLIKELY(now < high || now < 0 || now > max_elapsed_))
       return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
     // A lease that can expire (etcd): the first call of each wall millisecond checks the
     // deadline, and within kFenceMarginNs of it every call goes to the slow path, which
     // checks exactly. A pause (SIGSTOP, a VM freeze) always moves the wall clock on, so the
     // first call after one checks before minting. An injected clock may stand still while
     // its monotonic time moves: every call checks.
-    if (deadline_ && (now > high || !system_clock_) && near_deadline())
+    if (SNOWFLEET_UNLIKELY(deadline_ != nullptr) && (now > high || !system_clock_) &&
+        near_deadline())
       return leave_owned(owned, want, Reading{s, high, now, wall_ns, elided});
-    if (now > high) note_wall(now, high);
+    if (SNOWFLEET_UNLIKELY(now > high)) note_wall(now, high);
     int64_t first, count;
     // A leased node id issues nothing above its persisted high-water mark (INT64_MAX
     // without a lease): one compare on the hot cache line.
-    if (!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_, max_packed_, max_drift_ms_,
-                  s, now, want, &first, &count) ||
-        first + (count - 1) > limit_->load(std::memory_order_relaxed))
+    if (SNOWFLEET_UNLIKELY(!fast_run(mode_ == Mode::kStrict, bits, seq_mask_, max_elapsed_,
+                                     max_packed_, max_drift_ms_, s, now, want, &first, &count) ||
+                           first + (count - 1) > limit_->load(std::memory_order_relaxed)))
       return leave_owned(owned, want, Reading{s, now, now, wall_ns, elided});
     const int64_t before = s;
-    if (owned) {
+    if (SNOWFLEET_LIKELY(owned)) {
       state_->store(first + (count - 1), std::memory_order_release);
       busy_->store(0, std::memory_order_release);
     } else if (!state_->compare_exchange_strong(s, first + (count - 1),
