@@ -36,20 +36,20 @@ inline int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-/// Reads CLOCK_REALTIME in ns (a vDSO call, no system call).
-inline int64_t realtime_ns() noexcept {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-/// Reads CLOCK_REALTIME: Unix ms (the floor), and the exact ns in *wall_ns. tv_nsec lies
-/// in [0, 1e9), so the floor of the whole reading is tv_sec * 1000 + tv_nsec / 1e6 for any
-/// sign of tv_sec: a 32-bit division, no signed correction.
+/// Reads CLOCK_REALTIME (a vDSO call, no system call): Unix ms (the floor), and the exact
+/// ns in *wall_ns. tv_nsec lies in [0, 1e9), so the floor of the whole reading is tv_sec *
+/// 1000 + tv_nsec / 1e6 for any sign of tv_sec: a 32-bit division, no signed correction.
 inline int64_t realtime_ms(int64_t* wall_ns) noexcept {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   *wall_ns = int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
   return int64_t{ts.tv_sec} * 1000 + static_cast<uint32_t>(ts.tv_nsec) / 1'000'000u;
+}
+/// Reads CLOCK_REALTIME in ns (a vDSO call, no system call).
+inline int64_t realtime_ns() noexcept {
+  int64_t ns;
+  realtime_ms(&ns);
+  return ns;
 }
 /// Reads CLOCK_MONOTONIC in ns.
 inline int64_t monotonic_ns() noexcept {

@@ -96,7 +96,7 @@ typedef struct snowfleet_registry_api {
   int (*would_conflict)(const snowfleet_space* space);
   /* Takes `word` from its owning thread for good (see snowfleet_word): returns once its
    * bias is SNOWFLEET_BIAS_REVOKED and no owner's store is in flight. Waits only for an
-   * owner inside one call; never called by the owner itself. */
+   * owner inside one call; the owner itself may call it, but not from inside one. */
   void (*unbias)(snowfleet_word* word);
 } snowfleet_registry_api;
 
