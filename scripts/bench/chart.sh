@@ -7,8 +7,9 @@
 #   bash scripts/bench/chart.sh
 #
 # SNOWFLEET_BENCH_REPS (default 3): repetitions of the C++ bench, rounds of the Python bench,
-# reps of the Node bench; the Java paired bench runs 1 JVM fork x (10 x that / 3) rounds of
-# 20 ms slices. The human output of each bench is kept in out/bench/<language>.txt.
+# reps of the Node bench; the Java paired bench runs 3 JVM forks x (10 x that / 3) rounds of
+# 20 ms slices (a JNI call's cost moves by a few ns from one JVM to the next, so one fork's
+# figure is one draw of that). The human output of each bench is kept in out/bench/<language>.txt.
 # SNOWFLEET_BENCH_BUILT=1 skips the builds and runs what out/release, out/bench-venv,
 # build/Release and java/target hold (only when they are built from this checkout).
 set -euo pipefail
@@ -58,8 +59,10 @@ node node/bench/bench_uuid7.js --reps "$REPS" --json "$OUT/node-uuid7.json" | te
 cp /proc/loadavg "$OUT/loadavg-3-node"
 
 rounds=$((REPS * 10 / 3))
-section "Java: scripts/bench/java.sh paired, 1 fork x $rounds rounds x 20 ms"
-bash scripts/bench/java.sh paired --json "$OUT/java.json" 1 "$rounds" 20 | tee "$OUT/java.txt"
+section "Java: scripts/bench/java.sh paired, 3 forks x $rounds rounds x 20 ms"
+# The JDK, Maven and SWIG on a fresh machine (java.sh builds the jar with them).
+build bash scripts/test/java.sh --install-only
+bash scripts/bench/java.sh paired --json "$OUT/java.json" 3 "$rounds" 20 | tee "$OUT/java.txt"
 cp /proc/loadavg "$OUT/loadavg-4-java"
 
 section "chart"
