@@ -6,12 +6,11 @@
 #include <time.h>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "base/internal.hpp"
-#include "base/quote.hpp"
-#include "base/small_file.hpp"
 #include "base/strict_int.hpp"
 #include "lease/etcd/curl_loader.hpp"
 #include "lease/etcd/curl_transfer.hpp"
@@ -22,8 +21,6 @@ namespace snowfleet {
 namespace detail {
 namespace kube {
 namespace {
-
-constexpr int64_t kTokenRereadNs = int64_t{60} * 1'000'000'000;
 
 // A PEM text for a *_BLOB option (libcurl copies it). Headers older than 7.77 (the last of
 // the three options) declare no blobs: such a build refuses inline data as an old libcurl
@@ -44,6 +41,8 @@ CURLcode set_blob(CURL*, NoBlob, const std::string&) { return CURLE_UNKNOWN_OPTI
 
 Http::Http(Target target, std::string spec, const std::atomic<uint64_t>* cancel)
     : target_(std::move(target)), spec_(std::move(spec)), cancel_(cancel) {
+  if (!target_.token_file.empty())
+    token_file_ = std::make_unique<TokenFile>(target_.token_file, spec_, target_.source);
   etcd::load_curl(spec_);
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -57,25 +56,8 @@ Http::~Http() {
   curl_slist_free_all(headers_);
 }
 
-void Http::refresh_token(bool force) {
-  if (target_.token_file.empty()) {
-    token_ = target_.token;
-    return;
-  }
-  if (!force && !token_.empty() && monotonic_ns() - token_read_ns_ < kTokenRereadNs) return;
-  std::string t, why;
-  if (!read_small_file(target_.token_file, &t, &why))
-    throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
-                                                   quote(target_.token_file) + " cannot be read: " +
-                                                   why + " (" + target_.source + ")");
-  t = trim_space(t);
-  check_token(t, spec_ + ": the token file " + quote(target_.token_file));
-  if (t.empty())
-    throw Error(ErrorKind::kNodeIdUnavailable, spec_ + ": the token file " +
-                                                   quote(target_.token_file) + " is empty (" +
-                                                   target_.source + ")");
-  token_ = t;
-  token_read_ns_ = monotonic_ns();
+void Http::refresh_token(bool refused) {
+  token_ = token_file_ ? token_file_->get(monotonic_ns(), refused) : target_.token;
 }
 
 void Http::rebuild_headers(const std::string& method, bool with_body) {

@@ -1,18 +1,20 @@
 // HTTPS to a kube-apiserver through libcurl (loaded at run time by the etcd engine's
 // curl_loader): one request at a time on one easy handle, with the target's CA, client
 // certificate or bearer token. The token of a tokenFile (in-cluster: a bound token the
-// kubelet rotates) is read again every minute and after a 401. Internal.
+// kubelet rotates) is read again every minute and after a 401 (kube_token.hpp). Internal.
 #pragma once
 
 #include <curl/curl.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "kube_config.hpp"
+#include "kube_token.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -56,7 +58,7 @@ class Http {
   Reply send(const std::string& method, const std::string& path, const std::string& data,
              long timeout_ms, int64_t* sent);
   void set_tls();
-  void refresh_token(bool force);
+  void refresh_token(bool refused);
   void rebuild_headers(const std::string& method, bool with_body);
   bool nap_unless_cancelled(int64_t ms) const;
 
@@ -65,8 +67,8 @@ class Http {
   const std::atomic<uint64_t>* cancel_;
   CURL* h_ = nullptr;
   curl_slist* headers_ = nullptr;
+  std::unique_ptr<TokenFile> token_file_;  // null: the target's token, or none
   std::string token_;
-  int64_t token_read_ns_ = 0;
   char error_[CURL_ERROR_SIZE] = {0};
   bool leak_ = false;
 };
