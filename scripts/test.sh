@@ -5,6 +5,20 @@
 #   bash scripts/test.sh core node  # some areas (core python node java go rust frameworks fleet sql)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+# One compiler cache for the run: several areas compile the core's sources with the same
+# compiler and flags (the release build and go/build-native.sh; the Rust crate's build
+# script in the rust area and again for the fleet area's release build), and ccache
+# compiles each such file once. CMake reads the launcher from the environment; the cc
+# crate takes a wrapper in HOST_CXX (the host's C++ compiler when not cross-compiling).
+# SNOWFLEET_CCACHE=0 turns it off.
+if [ "${SNOWFLEET_CCACHE:-1}" = 1 ]; then
+  apt_install ccache
+  export CCACHE_DIR="${CCACHE_DIR:-$(repo_root)/out/ccache}"
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  export HOST_CXX="ccache c++"
+  ccache --zero-stats >/dev/null
+fi
 areas=("$@")
 [ ${#areas[@]} -gt 0 ] || areas=(core python node java go rust frameworks fleet sql)
 passed=() failed=() times=()
@@ -25,6 +39,8 @@ for area in "${areas[@]}"; do
   # Where a run's time goes, in its last lines (CI shows the end of the log).
   times+=("$area $((SECONDS - start))s")
 done
+[ "${SNOWFLEET_CCACHE:-1}" = 1 ] && printf '\nccache: %s\n' "$(ccache --print-stats 2>/dev/null |
+  awk -F'\t' '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$/ { printf "%s %s ", $1, $2 }')"
 printf '\narea wall times: %s\n' "$(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 if [ ${#failed[@]} -gt 0 ]; then
   for area in "${failed[@]}"; do
