@@ -249,7 +249,8 @@ TEST_CASE("a queued claim gives up on its own cancellation while a batch is in f
   CHECK(sender.requests.load() == 1);
 }
 
-TEST_CASE("a batch that gets no answer fails the claims queued behind it", "[etcd-claim]") {
+TEST_CASE("a batch that gets no answer goes once more and fails the claims queued behind it",
+          "[etcd-claim]") {
   std::mutex mu;
   ClaimQueue queue;
   Scripted sender;
@@ -276,7 +277,9 @@ TEST_CASE("a batch that gets no answer fails the claims queued behind it", "[etc
   }
   for (std::thread& t : threads) t.join();
   CHECK(failed.load() == 3);
-  CHECK(sender.requests.load() == 1);
+  // The first claim's batch went out: etcd may have applied it, so it goes once more (no
+  // answer again: it fails). The claims queued behind it hold nothing and fail at once.
+  CHECK(sender.requests.load() == 2);
 }
 
 TEST_CASE("claims of two layouts on one lease never share a batch", "[etcd-claim]") {
@@ -395,6 +398,23 @@ class AbandonedStore final : public Store {
   }
 };
 
+// Applies every batch; the requests numbered in `silent` get no answer after etcd applied
+// them (every member answered "request timed out", or none answered in time). The first
+// request takes 200 ms, so that the claims made meanwhile share the second.
+class SilentStore final : public Store {
+ public:
+  std::set<int> silent;
+
+  json send(const json& txn, int64_t* sent) override {
+    const int n = ++requests;
+    *sent = 1;
+    json responses = apply(txn);
+    if (n == 1) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (silent.count(n)) throw Unreachable("etcd unreachable (request timed out)");
+    return answer_with(std::move(responses));
+  }
+};
+
 // Every slot `store` created holds the value of a claim of `reqs` that was answered with
 // that slot (won, or lost to its own earlier try: the walk reads that as won), or of the
 // claim `except`: none was created for a claim and then forgotten (held by the process
@@ -453,6 +473,47 @@ TEST_CASE("a batch its sender abandons leaves no slot of the others taken and un
   // The cancelled sender's slot may stay created: a closing generator's own, as a lone
   // claim's was.
   check_every_slot_has_its_claimant(store, reqs, sender);
+}
+
+TEST_CASE("claims whose batch etcd applied but never answered take the slots it created",
+          "[etcd-claim]") {
+  std::mutex mu;
+  ClaimQueue queue;
+  SilentStore store;
+  store.silent = {2};
+  const std::set<int64_t> none;
+  const std::atomic<uint64_t> cancel{0};
+  constexpr int kClaims = 5;
+  std::vector<ClaimRequest> reqs(kClaims);
+  std::vector<std::thread> threads;
+  std::atomic<int> failed{0};
+  // The first claim goes alone; the others queue behind it and share the second batch,
+  // which etcd applies without an answer reaching the process.
+  for (int i = 0; i < kClaims; ++i) {
+    reqs[i].skipped = &none;
+    reqs[i].cancel = &cancel;
+    threads.emplace_back([&, i] {
+      std::unique_lock<std::mutex> lock(mu);
+      try {
+        claim_in_batch(lock, queue, reqs[i], store);
+      } catch (const Unreachable&) {
+        ++failed;
+      }
+    });
+    if (i == 0)
+      while (store.requests.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(failed.load() == 0);
+  CHECK(store.created.size() == kClaims);
+  CHECK(store.requests.load() == 3);  // the silent batch asked once more
+  check_every_slot_has_its_claimant(store, reqs);
+  std::set<int64_t> slots;  // one claimant per slot
+  for (const ClaimRequest& r : reqs) slots.insert(r.slot);
+  CHECK(slots.size() == kClaims);
+  std::lock_guard<std::mutex> lock(mu);
+  CHECK(queue.waiting.empty());
+  CHECK_FALSE(queue.sending);
 }
 
 TEST_CASE("a claimant whose thread is cancelled leaves the queue it waited in",

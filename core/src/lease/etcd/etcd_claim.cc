@@ -28,12 +28,13 @@ using nlohmann::json;
 constexpr int64_t kMaxAttempts = 4096;  // races lost before giving up
 
 // A claim that lost its compare to itself: etcd applied an earlier try of this request but
-// answered it "request timed out" (the outcome unknown), and the request moved on to
-// another member, which found the slot key created. The failure branch read the key and
-// the slot's mark: when the key holds this attempt's value, the slot is ours, created at
-// its create_revision, with the mark it had then (only the slot's holder writes it). Else
-// (someone else's key) the claim stays lost. Before, it picked another slot and left this
-// one held by the process's lease, unused, until the last generator on it closed.
+// answered it "request timed out" or not at all (the outcome unknown), and the request
+// moved on to another member, or its batch went out once more (etcd_claim_batch.hpp), and
+// found the slot key created. The failure branch read the key and the slot's mark: when
+// the key holds this attempt's value, the slot is ours, created at its create_revision,
+// with the mark it had then (only the slot's holder writes it). Else (someone else's key)
+// the claim stays lost. Read as lost, the claim would pick another slot and leave this one
+// held by the process's lease, unused, until the last generator on it closed.
 ClaimReply applied_before(const json& reply, const std::string& value) {
   const json& responses = field(reply, "responses");
   const json& kv = item(field(field(item(responses, 1), "response_range"), "kvs"), 0);

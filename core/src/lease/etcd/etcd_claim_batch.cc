@@ -94,9 +94,22 @@ bool unanswered(const std::exception_ptr& error, std::string* why) {
   return false;
 }
 
+// The claims queued behind a request that got no answer (`why`) fail with it, as
+// RequestTurn's do: they would only wait to get none either, and hold nothing in etcd.
+void fail_queued(ClaimQueue& q, const std::string& why, BatchSender& sender) {
+  const auto ahead =
+      std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
+  for (ClaimRequest* r : q.waiting) {
+    if (r->repeat) sender.unpick({r});
+    r->repeat = false;
+    finish(r, ahead);
+  }
+  q.waiting.clear();
+}
+
 // Answers `picked` with `error`. When the sender's own claim was cancelled (its generator
 // closed), the others go back to the queue instead: nothing failed for them. When the
-// request got no answer, the claims queued behind it fail too (as RequestTurn's do).
+// request got no answer, the claims queued behind it fail too (fail_queued).
 void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& picked,
           const std::exception_ptr& error, BatchSender& sender) {
   if (cancelled(mine)) {
@@ -110,15 +123,33 @@ void fail(ClaimQueue& q, ClaimRequest& mine, const std::vector<ClaimRequest*>& p
   }
   for (ClaimRequest* r : picked) finish(r, error);
   std::string why;
-  if (!unanswered(error, &why)) return;
-  const auto ahead =
-      std::make_exception_ptr(Unreachable("a claim ahead of this one got no answer: " + why));
-  for (ClaimRequest* r : q.waiting) {
-    if (r->repeat) sender.unpick({r});
-    r->repeat = false;
-    finish(r, ahead);
+  if (unanswered(error, &why)) fail_queued(q, why, sender);
+}
+
+// The batch `picked` went out and got no answer (`error`): etcd may have applied it (a
+// member applied it and answered "request timed out", or its answer was lost, and no other
+// member answered in time). Its claims go out once more with their slots and values
+// (ClaimRequest::repeat): a key the first request created then reads as its claim's own
+// (etcd_claim.cc) instead of staying held by the process's lease with no holder. A claim
+// asked again already fails, as do the claims queued behind (fail_queued). False: the
+// request was answered (with an error), there is nothing to ask again.
+bool ask_again(ClaimQueue& q, const std::vector<ClaimRequest*>& picked,
+               const std::exception_ptr& error, BatchSender& sender) {
+  std::string why;
+  if (!unanswered(error, &why)) return false;
+  fail_queued(q, why, sender);
+  for (auto it = picked.rbegin(); it != picked.rend(); ++it) {
+    ClaimRequest* r = *it;
+    if (r->asked_again) {
+      sender.unpick({r});
+      finish(r, error);
+      continue;
+    }
+    r->repeat = r->asked_again = true;
+    r->state = ClaimRequest::kQueued;
+    q.waiting.push_front(r);
   }
-  q.waiting.clear();
+  return true;
 }
 
 // `mine`, the sender, gives up on the batch `picked` it sent (its generator closed, or its
@@ -150,6 +181,7 @@ std::vector<ClaimRequest*> pick_all(ClaimQueue& q, ClaimRequest& mine,
         continue;
       }
       r->value.clear();
+      r->asked_again = false;
       r->slot = sender.pick(*r);
       if (r->slot < 0)
         finish(r, nullptr);
@@ -186,7 +218,8 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
   lock.unlock();
   json reply;
   std::exception_ptr error;
-  int64_t sent = 0;
+  constexpr int64_t kNotSent = INT64_MIN;  // no turn came: the request never went out
+  int64_t sent = kNotSent;
   try {
     reply = sender.send(txn, &sent);
   } catch (const std::exception&) {
@@ -203,6 +236,7 @@ void send_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& q, ClaimRequest&
     requeue(q, mine, picked, sender, error);
     return;
   }
+  if (error && sent != kNotSent && ask_again(q, picked, error, sender)) return;
   sender.unpick(picked);
   if (!error) {
     try {

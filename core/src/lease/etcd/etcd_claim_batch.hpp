@@ -11,6 +11,8 @@
 //              picked from. So a race lost on one key loses only that claim, and a batch of
 //              n claims costs one request where it cost n. A batch of one sends a single
 //              claim's transaction (etcd_claim.hpp): a lone claim costs what it did.
+//   no answer: etcd may have applied the batch; it goes out once more, each claim on the
+//              same slot with the same value, and a key holding its value is its claim's.
 #pragma once
 
 #include <condition_variable>
@@ -75,10 +77,14 @@ struct ClaimRequest {
   size_t held_count = 0;  ///< slots taken when it was picked (for the refusal)
   std::string value;      ///< the attempt's unique value
   /// Requeued with its slot (still being claimed) and value: the batch it was in went out but
-  /// its sender closed before the answer, so etcd may have applied it. Trying the same slot
-  /// with the same value again tells (a key holding the value is ours); a new pick would
-  /// leave the slot held by the process lease, used by no one, until the lease ends.
+  /// got no answer, or its sender closed before the answer, so etcd may have applied it.
+  /// Trying the same slot with the same value again tells (a key holding the value is ours);
+  /// a new pick would leave the slot held by the process lease, used by no one, until the
+  /// lease ends.
   bool repeat = false;
+  /// Its batch went out and got no answer once already: a second silence fails the claim
+  /// (against an etcd that hangs, a claim takes two request timeouts, not one per retry).
+  bool asked_again = false;
   nlohmann::json reply;  ///< its answer, in a single claim's shape (entry_reply())
   int64_t sent = 0;      ///< Clock::monotonic_ns when the batch went out
   std::exception_ptr error;
@@ -114,11 +120,13 @@ class BatchSender {
 };
 
 /// Queues `mine` and returns once it is answered (state kDone: slot -1, or `reply` set),
-/// sending a batch itself when none is in flight (with `sender`, of the calling walk).
-/// Throws what its batch's request threw, and Unreachable when `mine` is cancelled while
-/// queued, or a batch ahead of it got no answer. `lock` holds the claim mutex. A thread
-/// cancelled (pthread_cancel) in it leaves the queue, or waits for the answer of the batch
-/// in flight that holds its claim; a sender's batch goes back to the queue.
+/// sending a batch itself when none is in flight (with `sender`, of the calling walk). A
+/// batch that went out and got no answer goes out once more with the same slots and values
+/// (ClaimRequest::repeat). Throws what its batch's request threw (Unreachable: twice), and
+/// Unreachable when `mine` is cancelled while queued, or a batch ahead of it got no answer.
+/// `lock` holds the claim mutex. A thread cancelled (pthread_cancel) in it leaves the queue,
+/// or waits for the answer of the batch in flight that holds its claim; a sender's batch
+/// goes back to the queue.
 void claim_in_batch(std::unique_lock<std::mutex>& lock, ClaimQueue& queue, ClaimRequest& mine,
                     BatchSender& sender);
 
