@@ -143,7 +143,7 @@ for t in etcd_replies_test budget_test close_test turn_test release_test lease_g
   SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
     CLOSE_PROBE="$build/tests/close_probe" TURN_PROBE="$build/tests/turn_probe" RELEASE_PROBE="$build/tests/release_probe" \
     LATE_CLAIM_PROBE="$build/tests/late_claim_probe" \
-    FLEET_WORKER="$build/tests/fleet_worker" \
+    FLEET_WORKER="$build/tests/fleet_worker" STORM_WORKER="$build/tests/storm_worker" \
     ETCD_BIN=$(command -v etcd) python3 "tests/faults/$t.py"
 done
 
