@@ -16,7 +16,7 @@ if [ "${SNOWFLEET_CCACHE:-1}" = 1 ]; then
   apt_install ccache
   export CCACHE_DIR="${CCACHE_DIR:-$(repo_root)/out/ccache}"
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
-  export HOST_CXX="ccache c++"
+  export HOST_CXX="ccache ${CXX:-c++}"
   ccache --zero-stats >/dev/null
 fi
 areas=("$@")

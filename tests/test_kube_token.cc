@@ -78,3 +78,20 @@ TEST_CASE("a token file that cannot be read at first is an error naming the file
   CHECK_THAT(message(), Catch::Contains("control character (byte 0x0a at offset 1)") &&
                             !Catch::Contains("a\nb"));
 }
+
+TEST_CASE("a token the server refused is not sent again before the file gives another", "[k8s]") {
+  const std::string path = temp_dir() + "/token";
+  write(path, "first");
+  TokenFile t(path, "k8s-lease://ids", "in-cluster");
+  CHECK(t.get(0, false) == "first");
+  std::remove(path.c_str());  // being swapped when the 401 came
+  const snowfleet::Error e = error_of([&] { t.get(10 * kSecond, true); });
+  CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains("cannot be read") &&
+                           Catch::Contains("the API server refused the token read before it"));
+  // Within the minute, the next request still reads the file first.
+  CHECK(error_of([&] { t.get(11 * kSecond, false); }).kind() == ErrorKind::kNodeIdUnavailable);
+  write(path, "second");
+  CHECK(t.get(12 * kSecond, false) == "second");
+  CHECK(t.get(13 * kSecond, false) == "second");
+}

@@ -139,6 +139,7 @@ STORM_WORKER="$build/tests/storm_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
 
 section "fleet: fault reproductions (tests/faults/README.md)"
 for t in etcd_replies_test budget_test close_test turn_test release_test lease_gone_test symlink_swap_test cli_layout_test etcd_wipe_test retried_claim_test \
+    retried_batch_late_test k8s_giveback_test \
     late_mark_test genesis_fence_test wipe_ttl_test restore_lease_test slow_link_test old_libcurl_test; do
   SNOWFLEET_CLI="$build/core/snowfleet" BUDGET_PROBE="$build/tests/budget_probe" \
     CLOSE_PROBE="$build/tests/close_probe" TURN_PROBE="$build/tests/turn_probe" RELEASE_PROBE="$build/tests/release_probe" \

@@ -83,7 +83,8 @@ struct ClaimRequest {
   /// lease ends.
   bool repeat = false;
   /// Its batch went out and got no answer once already: a second silence fails the claim
-  /// (against an etcd that hangs, a claim takes two request timeouts, not one per retry).
+  /// (against an etcd that hangs, a claim takes two request timeouts, not one per retry;
+  /// three requests at most when the sender closes during the second, which cuts it short).
   bool asked_again = false;
   nlohmann::json reply;  ///< its answer, in a single claim's shape (entry_reply())
   int64_t sent = 0;      ///< Clock::monotonic_ns when the batch went out

@@ -262,7 +262,7 @@ bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, int64_t fence_m
   const json back = release_patch(rv_, -1);
   try {
     http_.request("PATCH", path(mine.name), &back, request_ms_);
-  } catch (const Unreachable&) {
+  } catch (const std::exception&) {  // no answer, or a token file gone after a 401
   }
   node_id_ = -1;
   deadline_.store(INT64_MIN, std::memory_order_release);

@@ -39,16 +39,19 @@ bool TokenFile::read(std::string* token, std::string* why) const {
 }
 
 const std::string& TokenFile::get(int64_t now_ns, bool refused) {
-  const bool have = !token_.empty();
-  if (have && !refused && now_ns - read_ns_ < kRereadNs) return token_;
+  if (refused) refused_ = true;  // known bad until a read of the file replaces it
+  const bool usable = !token_.empty() && !refused_;
+  if (usable && now_ns - read_ns_ < kRereadNs) return token_;
   std::string token, why;
   if (read(&token, &why)) {
     token_ = std::move(token);
     read_ns_ = now_ns;
+    refused_ = false;
     return token_;
   }
   // The token read last still serves until the server refuses it.
-  if (have && !refused) return token_;
+  if (usable) return token_;
+  if (refused_) why += "; the API server refused the token read before it (HTTP 401)";
   throw Error(ErrorKind::kNodeIdUnavailable, why);
 }
 

@@ -3,7 +3,8 @@
 // server refused the token (401). A periodic re-read that fails (the file missing for a
 // moment while it is swapped, empty, or not a token) keeps the token read last, as
 // client-go's cached token source does, and is tried again at the next request; a failed
-// first read, and a failed re-read after a 401, are errors. Internal.
+// first read, and a failed re-read after a 401, are errors, and a token the server refused
+// is never sent again: every request reads the file until it gives another. Internal.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,7 @@ class TokenFile {
   std::string path_, where_, source_;
   std::string token_;
   int64_t read_ns_ = 0;
+  bool refused_ = false;  // the server answered 401 to token_: read the file before any use
 };
 
 }  // namespace kube
