@@ -11,8 +11,8 @@ off, so a run is reproducible and independent of earlier ones):
 
 * the normal pytest run: SNOWFLEET_DIFF_SHARDS (2) shards of SNOWFLEET_DIFF_EXAMPLES (1,500)
   scenarios each, a few seconds;
-* CI (scripts/test/python.sh): `python test_differential.py --examples 100000 --shards 10
-  --jobs 2` runs 10 shards of 10,000 scenarios as pytest processes, two at a time, and
+* CI (scripts/test/python.sh): `python test_differential.py --examples 50000 --shards 10
+  --jobs 2` runs 10 shards of 5,000 scenarios as pytest processes, two at a time, and
   prints the scenarios run, ids compared and time taken;
 * a search beyond those: set SNOWFLEET_DIFF_SEED (default 20100) to another base seed.
 
