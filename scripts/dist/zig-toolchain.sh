@@ -157,8 +157,7 @@ cmake_cross() {
   rm -rf "$dir"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$root/$tools/zig-$t.cmake" \
-    -DSNOWFLEET_BUILD_CLI=OFF -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= \
-    "$@" >"$dir.configure.log" 2>&1 ||
+    -DSNOWFLEET_BUILD_CLI=OFF "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log" >&2; return 1; }
   release_flags_check "$dir"
 }
