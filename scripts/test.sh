@@ -25,7 +25,19 @@ passed=() failed=() times=()
 # Each area's output also goes to a log, so that a failure's cause can be repeated at the
 # end of the run: CI shows only the last lines of the log.
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+kube_prefetch=
+trap 'rm -rf "$logs"; [ -z "$kube_prefetch" ] || kill -- "-$kube_prefetch" 2>/dev/null || true' EXIT
+# The fleet area's Kubernetes part needs a kube-apiserver built from source (minutes of CPU
+# on a cold Go cache). It is built from the start of the run, in the background, in the idle
+# scheduling class: it takes only CPU time no build or test wants, and a waking test preempts
+# it at once. The fleet area waits for it (scripts/test/kube-apiserver.sh holds a lock) and
+# builds it itself if this build failed. SNOWFLEET_K8S=0 skips both. (setsid: one process
+# group, stopped whole if the run ends first.)
+if [[ " ${areas[*]} " == *" fleet "* ]] && [ "${SNOWFLEET_K8S:-1}" != 0 ] && command -v go >/dev/null; then
+  setsid chrt --idle 0 bash "$here/test/kube-apiserver.sh" >"$logs/kube-apiserver-build" 2>&1 &
+  kube_prefetch=$!
+  export SNOWFLEET_KUBE_PREFETCH_LOG=$logs/kube-apiserver-build
+fi
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
   if [ ! -f "$script" ]; then

@@ -20,9 +20,9 @@
 #     then the engine on it (pg_lease_test.py: generators and the CLI on distinct slots; the
 #     server restarted and stopped, connections killed, a holder paused past its TTL, its
 #     row deleted, the table restored from an older dump; histories checked);
-#   - with SNOWFLEET_K8S=1 (off by default: CI's time is spoken for; SNOWFLEET_K8S=only
-#     runs just this part): builds or reuses the real kube-apiserver
-#     (scripts/test/kube-apiserver.sh: minutes the first time, cached after), starts it on a
+#   - last (SNOWFLEET_K8S=0 skips it, SNOWFLEET_K8S=only runs just this part): builds or
+#     reuses the real kube-apiserver (scripts/test/kube-apiserver.sh: minutes the first time,
+#     cached after; scripts/test.sh starts that build in the background), starts it on a
 #     private etcd, pins the Lease protocol the engine relies on
 #     (tests/fleet/kube_protocol_test.py; docs/lease-engines.md), then runs the
 #     k8s-lease:// engine on it (tests/fleet/k8s_lease_test.py: claims, races, credentials,
@@ -62,6 +62,8 @@ kube_suite() {
   apt_install util-linux
   local kube
   mapfile -t kube < <(bash scripts/test/kube-apiserver.sh | tail -2)
+  # The build scripts/test.sh started in the background (how long it took, or why it failed).
+  [ -z "${SNOWFLEET_KUBE_PREFETCH_LOG:-}" ] || tail -n 3 "$SNOWFLEET_KUBE_PREFETCH_LOG" 2>/dev/null || true
   KUBE_APISERVER=${kube[0]} KUBECLIENT=${kube[1]} ETCD_BIN=$(command -v etcd) \
     python3 tests/fleet/kube_protocol_test.py
   # The engine on it: the CLI and fleet_worker (built here when SNOWFLEET_K8S=only).
@@ -73,7 +75,7 @@ kube_suite() {
     FLEET_WORKER="$build/tests/fleet_worker" SNOWFLEET_CLI="$build/core/snowfleet" \
     python3 tests/fleet/k8s_edit_test.py
 }
-if [ "${SNOWFLEET_K8S:-0}" = only ]; then
+if [ "${SNOWFLEET_K8S:-1}" = only ]; then
   section "fleet: build for the Kubernetes part (fleet_worker, the CLI)"
   fleet_configure
   cmake --build "$build" --target fleet_worker snowfleet >/dev/null
@@ -162,6 +164,6 @@ section "fleet: postgres:// node ids, with faults (histories checked)"
 SNOWFLEET_CLI="$build/core/snowfleet" FLEET_WORKER="$build/tests/fleet_worker" \
   python3 tests/fleet/pg_lease_test.py
 
-if [ "${SNOWFLEET_K8S:-0}" = 1 ]; then
+if [ "${SNOWFLEET_K8S:-1}" = 1 ]; then
   kube_suite
 fi

@@ -11,7 +11,7 @@ past a deadline, zero overlapping holders.
 
     KUBE_APISERVER=... ETCD_BIN=... FLEET_WORKER=out/fleet/tests/fleet_worker \
       SNOWFLEET_CLI=out/fleet/core/snowfleet python3 tests/fleet/k8s_lease_test.py
-(scripts/test/fleet.sh runs it with SNOWFLEET_K8S=1 or only.)
+(scripts/test/fleet.sh runs it, unless SNOWFLEET_K8S=0.)
 """
 import os
 import shutil
