@@ -143,3 +143,13 @@ TEST_CASE("expiry as a claimant judges it, and the request bodies", "[k8s]") {
   CHECK_FALSE(renew_patch("9", 0, -1)["metadata"].contains("annotations"));
   CHECK(release_patch("9", 5)["spec"]["holderIdentity"].is_null());
 }
+
+TEST_CASE("a takeover keeps leaseTransitions within what the API server takes", "[k8s]") {
+  LeaseView l;
+  l.transitions = 2147483647;  // set by hand to the API's largest
+  CHECK(takeover_patch(l, "me", 5, 0)["spec"]["leaseTransitions"] == 2147483647);
+  l.transitions = int64_t{1} << 40;
+  CHECK(takeover_patch(l, "me", 5, 0)["spec"]["leaseTransitions"] == 2147483647);
+  l.transitions = -7;
+  CHECK(takeover_patch(l, "me", 5, 0)["spec"]["leaseTransitions"] == 0);
+}

@@ -10,10 +10,10 @@ namespace detail {
 
 int64_t ttl_option(const std::string& quoted, const std::string& key, const std::string& value) {
   int64_t s = 0;
-  if (!parse_uint(value, &s) || s < 2 || s > 3600)
+  if (!parse_uint(value, &s) || s < 2 || s > kMaxTtlS)
     throw Error(ErrorKind::kInvalidArgument,
-                quoted + ": " + key + " must be an integer number of seconds in [2, 3600], got " +
-                    quote(value));
+                quoted + ": " + key + " must be an integer number of seconds in [2, " +
+                    std::to_string(kMaxTtlS) + "], got " + quote(value));
   return s;
 }
 

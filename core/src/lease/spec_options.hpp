@@ -11,8 +11,11 @@
 namespace snowfleet {
 namespace detail {
 
-/// `key` (ttl, max_ttl) of the spec `quoted`: whole seconds in [2, 3600]; kInvalidArgument
-/// naming the value otherwise.
+/// The longest lease any holder may take, in seconds (a spec's ttl and max_ttl).
+constexpr int64_t kMaxTtlS = 3600;
+
+/// `key` (ttl, max_ttl) of the spec `quoted`: whole seconds in [2, kMaxTtlS];
+/// kInvalidArgument naming the value otherwise.
 int64_t ttl_option(const std::string& quoted, const std::string& key, const std::string& value);
 
 /// node of the spec `quoted`: a node id of `layout`; kInvalidArgument naming the value and

@@ -19,6 +19,7 @@
 #include "base/quote.hpp"
 #include "base/strict_int.hpp"
 #include "k8s_lease.hpp"
+#include "lease/spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -53,10 +54,13 @@ Reply K8sLease::call(const std::string& verb, const std::string& method, const s
   std::string p = path(name);
   if (verb == "list") p += "?labelSelector=snowfleet.dev%2Fprefix%3D" + cfg_.prefix;
   const int64_t until = clock_->monotonic_ns() + int64_t{request_ms_} * 1'000'000;
+  // A 403 is sent again with the same body: `sent` is the first sending's (kube_http.hpp).
+  int64_t* first_sent = sent;
   for (;;) {
     Reply r;
     try {
-      r = http_.request(method, p, body, request_ms_, sent);
+      r = http_.request(method, p, body, request_ms_, first_sent);
+      first_sent = nullptr;
     } catch (const Unreachable& e) {
       unavailable(std::string("the API server did not answer (") + e.what() + ") (" +
                   http_.target().source + ")");
@@ -175,6 +179,23 @@ std::string with_slot(Ranges r, int64_t n) {
 
 }  // namespace
 
+// The genesis Lease `name` as read (`lease`) into *g; refuses one whose annotations are
+// missing, malformed or edited past what any holder could have written.
+void K8sLease::read_genesis(const std::string& name, const json& lease, Genesis* g) const {
+  std::string created, ttl;
+  if (!annotation(lease, kCreated, &created) || !parse_ranges(created, &g->created) ||
+      !annotation(lease, kMaxTtl, &ttl) || !parse_uint(ttl, &g->max_ttl_s))
+    unavailable("the genesis Lease " + name + " in namespace " + namespace_ +
+                " lacks valid annotations " + kCreated + " and " + kMaxTtl);
+  // No holder's TTL is longer (the spec's rule): a larger value was written by hand, and
+  // the fence it would set is no time anyone waited for.
+  if (g->max_ttl_s > kMaxTtlS)
+    unavailable("the genesis Lease " + name + " in namespace " + namespace_ + ": annotation " +
+                kMaxTtl + " is " + ttl + ", above the longest TTL a holder may take (" +
+                std::to_string(kMaxTtlS) +
+                " s); set it to the longest ttl of the prefix's holders");
+}
+
 // Reads the genesis Lease into *g and returns true when it already covers `slot` (-1: none)
 // and this claim's TTL; else writes them in (a PATCH carrying the resourceVersion read, or
 // the POST of a prefix's first genesis) and returns false when that write won, *g as read
@@ -199,11 +220,7 @@ bool K8sLease::genesis_round(const std::string& name, int64_t slot, Genesis* g, 
   if (r.status != 200)
     unavailable("reading the genesis Lease " + name + " answered HTTP " + std::to_string(r.status) +
                 ": " + parse_status(r.body).message);
-  std::string created, ttl;
-  if (!annotation(r.body, kCreated, &created) || !parse_ranges(created, &g->created) ||
-      !annotation(r.body, kMaxTtl, &ttl) || !parse_uint(ttl, &g->max_ttl_s))
-    unavailable("the genesis Lease " + name + " in namespace " + namespace_ +
-                " lacks valid annotations " + kCreated + " and " + kMaxTtl);
+  read_genesis(name, r.body, g);
   if ((slot < 0 || has_slot(g->created, slot)) && g->max_ttl_s >= cfg_.ttl_s) return true;
   body["metadata"]["resourceVersion"] = r.body["metadata"].value("resourceVersion", "");
   body["metadata"]["annotations"][kCreated] = with_slot(g->created, slot);
@@ -300,6 +317,12 @@ bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layou
   const Reply r = create ? call("create", "POST", "", &body, &sent)
                          : call("patch", "PATCH", name, &body, &sent);
   if (r.status == 409 || r.status == 404) return false;  // another claimant was first
+  if (r.status == 422) {  // a Lease edited into one this write cannot make valid: try another
+    *skipped = "Lease " + name + ": the API server refused the " +
+               (create ? "creation" : "takeover") +
+               " as invalid (HTTP 422: " + parse_status(r.body).reason + ")";
+    return false;
+  }
   if (r.status != 200 && r.status != 201)
     unavailable((create ? "creating" : "taking over") + std::string(" Lease ") + name +
                 " answered HTTP " + std::to_string(r.status) + ": " + parse_status(r.body).message);
@@ -326,13 +349,14 @@ void K8sLease::claim(const Layout& layout, const SlotFilter& usable) {
       return;
     }
   }
+  const std::string pinned = "Lease " + slot_name(cfg_.node) + " in namespace " + namespace_;
   std::string msg = cfg_.node >= 0
-                        ? "Lease " + slot_name(cfg_.node) + " in namespace " + namespace_ +
-                              " is held by another process"
+                        ? pinned + (skipped.empty() ? " is held by another process"
+                                                    : " cannot be taken: " + skipped)
                         : "no free node id among the Leases " + cfg_.prefix + "-N in namespace " +
                               namespace_ + " (" + std::to_string(slots.size()) +
                               " looked free when listed and were taken first)";
-  if (!skipped.empty()) msg += "; skipped: " + skipped;
+  if (!skipped.empty() && cfg_.node < 0) msg += "; skipped: " + skipped;
   unavailable(msg);
 }
 

@@ -66,6 +66,7 @@ class K8sLease final : public NodeLease {
     std::vector<std::pair<int64_t, int64_t>> created;  // ranges of slots, ascending
     int64_t max_ttl_s = 0;
   };
+  void read_genesis(const std::string& name, const nlohmann::json& lease, Genesis* g) const;
   bool genesis_round(const std::string& name, int64_t slot, Genesis* g, bool* wrote);
   Genesis raise_genesis(int64_t slot);
   int64_t fence_after_create(int64_t slot, const Genesis& g) const;

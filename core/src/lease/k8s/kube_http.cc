@@ -177,10 +177,15 @@ Reply Http::request(const std::string& method, const std::string& path, const nl
                     long timeout_ms, int64_t* sent) {
   refresh_token(false);
   const std::string data = body ? json_text(*body) : std::string();
-  Reply r = send(method, path, data, timeout_ms, sent);
+  // Every sending carries the same body (its renewTime read before the first): `sent` stays
+  // the first sending's time, or a deadline counted from a later one would outlast the
+  // expiry other claimants read in the Lease.
+  int64_t first = 0;
+  Reply r = send(method, path, data, timeout_ms, &first);
+  if (sent) *sent = first;
   if (r.status == 401 && !target_.token_file.empty()) {  // rotated under us: read it again
     refresh_token(true);
-    r = send(method, path, data, timeout_ms, sent);
+    r = send(method, path, data, timeout_ms, nullptr);
   }
   // Turned away before being served (429): safe to send again, whatever the method. The
   // wait is what the server asks (1 s when it does not say), within the request's timeout.
@@ -189,7 +194,7 @@ Reply Http::request(const std::string& method, const std::string& path, const nl
         r.retry_after_s >= 0 ? std::min<int64_t>(r.retry_after_s, 60) * 1000 : 1000;
     if (!nap_unless_cancelled(std::min<int64_t>(ask_ms, timeout_ms)))
       throw Unreachable("request cancelled (closing)");
-    r = send(method, path, data, timeout_ms, sent);
+    r = send(method, path, data, timeout_ms, nullptr);
   }
   return r;
 }

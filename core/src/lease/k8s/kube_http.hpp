@@ -43,7 +43,8 @@ class Http {
   void leak() { leak_ = true; }
 
   /// Sends `method` (GET, POST, PATCH) to `path` with `body` (JSON; a PATCH as a merge patch)
-  /// within `timeout_ms`. `sent`: the monotonic time just before the request went out. A
+  /// within `timeout_ms`. `sent`: the monotonic time just before the request first went
+  /// out (sent again after a 401 or a 429, the body is the same, and so is `sent`). A
   /// 429 (API Priority and Fairness turned the request away before serving it) is sent
   /// again after its Retry-After, up to kRetries429 times, each wait at most `timeout_ms`.
   /// Throws Unreachable, or Error kNodeIdUnavailable when a file the target names cannot

@@ -1,6 +1,8 @@
 // Reading and writing the Lease protocol's texts (kube_reply.hpp).
 #include "kube_reply.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -172,13 +174,16 @@ json create_body(const std::string& name, const std::string& prefix, const std::
 
 json takeover_patch(const LeaseView& l, const std::string& holder, int64_t ttl_s, int64_t now_us) {
   const std::string t = format_micro_time(now_us);
+  // The API server refuses (422) a count outside 0..2^31-1: one hand-edited Lease must not
+  // make its slot impossible to take.
+  const int64_t transitions = std::clamp<int64_t>(l.transitions, -1, INT32_MAX - 1) + 1;
   return json{{"metadata", {{"resourceVersion", l.resource_version}}},
               {"spec",
                {{"holderIdentity", holder},
                 {"leaseDurationSeconds", ttl_s},
                 {"acquireTime", t},
                 {"renewTime", t},
-                {"leaseTransitions", l.transitions + 1}}}};
+                {"leaseTransitions", transitions}}}};
 }
 
 json renew_patch(const std::string& rv, int64_t now_us, int64_t mark_ms) {
