@@ -139,8 +139,9 @@ TEST_CASE("expiry as a claimant judges it, and the request bodies", "[k8s]") {
   const json c = create_body("ids-0", "ids", "me", 5, 0);
   CHECK(c["metadata"]["labels"]["snowfleet.dev/prefix"] == "ids");
   CHECK(c["spec"]["renewTime"] == "1970-01-01T00:00:00.000000Z");
-  CHECK(renew_patch("9", 0, 77)["metadata"]["annotations"]["snowfleet.dev/mark-ms"] == "77");
-  CHECK_FALSE(renew_patch("9", 0, -1)["metadata"].contains("annotations"));
+  CHECK(renew_patch("9", 0, 5, 77)["metadata"]["annotations"]["snowfleet.dev/mark-ms"] == "77");
+  CHECK(renew_patch("9", 0, 5, 77)["spec"]["leaseDurationSeconds"] == 5);
+  CHECK_FALSE(renew_patch("9", 0, 5, -1)["metadata"].contains("annotations"));
   CHECK(release_patch("9", 5)["spec"]["holderIdentity"].is_null());
 }
 

@@ -200,6 +200,25 @@ class K8sEdits(unittest.TestCase):
             lambda name: self.patch(name, {"spec": {"leaseDurationSeconds": 1}}))
         self.assertEqual((r.violations[:4], dups), ([], 0), r.summary())
 
+    def test_lease_duration_lowered_by_hand_is_restated(self):
+        """leaseDurationSeconds lowered by hand under a holder of TTL 30: the holder's next
+        renewals (the mark's, twice a second while it mints) write its TTL back, so the
+        Lease does not stay looking expired to claimants."""
+        a = self.worker(30, seconds=20)
+        node = a.node()
+        self.assertIsNotNone(node, a.snapshot()[:3])
+        name = f"{self.prefix}-{node}"
+        self.patch(name, {"spec": {"leaseDurationSeconds": 1}})
+        deadline, spec = time.monotonic() + 12, {}
+        while time.monotonic() < deadline:
+            spec = self.lease(name)["spec"]
+            if spec.get("leaseDurationSeconds") == 30:
+                break
+            time.sleep(0.2)
+        self.assertEqual(spec.get("leaseDurationSeconds"), 30, spec)
+        self.assertEqual(a.errors(), [])
+        self.assertClean()
+
     def test_genesis_max_ttl_lowered_then_slot_deleted(self):
         """The genesis's max-ttl lowered by hand (30 -> 2) under a holder of TTL 30, then
         its slot Lease deleted: a newcomer of TTL 2 re-creates it fenced by 2 s + 0.5 s only;

@@ -81,9 +81,7 @@ std::vector<LeaseView> K8sLease::list_slots() {
   const Reply r = call("list", "GET", "", nullptr);
   std::vector<LeaseView> out;
   std::string why;
-  if (r.status != 200)
-    unavailable("listing the Leases answered HTTP " + std::to_string(r.status) + ": " +
-                parse_status(r.body).message);
+  if (r.status != 200) unavailable("listing the Leases answered " + status_text(r.status, r.body));
   if (!parse_lease_list(r.body, &out, &why)) unavailable("malformed Lease list: " + why);
   return out;
 }
@@ -213,13 +211,12 @@ bool K8sLease::genesis_round(const std::string& name, int64_t slot, Genesis* g, 
     body["metadata"]["annotations"][kMaxTtl] = std::to_string(cfg_.ttl_s);
     const Reply c = call("create", "POST", "", &body);
     if (c.status != 201 && c.status != 409)
-      unavailable("creating the genesis Lease " + name + " answered HTTP " +
-                  std::to_string(c.status) + ": " + parse_status(c.body).message);
+      unavailable("creating the genesis Lease " + name + " answered " +
+                  status_text(c.status, c.body));
     return *wrote = c.status == 201;
   }
   if (r.status != 200)
-    unavailable("reading the genesis Lease " + name + " answered HTTP " + std::to_string(r.status) +
-                ": " + parse_status(r.body).message);
+    unavailable("reading the genesis Lease " + name + " answered " + status_text(r.status, r.body));
   read_genesis(name, r.body, g);
   if ((slot < 0 || has_slot(g->created, slot)) && g->max_ttl_s >= cfg_.ttl_s) return true;
   body["metadata"]["resourceVersion"] = r.body["metadata"].value("resourceVersion", "");
@@ -227,8 +224,8 @@ bool K8sLease::genesis_round(const std::string& name, int64_t slot, Genesis* g, 
   body["metadata"]["annotations"][kMaxTtl] = std::to_string(std::max(g->max_ttl_s, cfg_.ttl_s));
   const Reply p = call("patch", "PATCH", name, &body);
   if (p.status != 200 && p.status != 409 && p.status != 404)
-    unavailable("updating the genesis Lease " + name + " answered HTTP " +
-                std::to_string(p.status) + ": " + parse_status(p.body).message);
+    unavailable("updating the genesis Lease " + name + " answered " +
+                status_text(p.status, p.body));
   return *wrote = p.status == 200;
 }
 
@@ -270,12 +267,14 @@ bool K8sLease::adopt(int64_t slot, const Reply& r, int64_t sent, int64_t fence_m
   if (!mine.mark_unreadable && claimed_mark_ms_ <= layout.max_timestamp_ms()) return true;
   // A mark past the window blocks the slot for good, an unreadable one hides its history:
   // give it back, try another.
-  *skipped = mine.mark_unreadable
-                 ? "Lease " + mine.name + ": annotation " + kMarkAnnotation +
-                       " is not a decimal integer (the slot's history is unknown)"
-                 : "slot " + std::to_string(slot) + " has the mark " +
-                       std::to_string(claimed_mark_ms_) + ", past the last millisecond of layout " +
-                       layout.to_string();
+  *skipped =
+      mine.mark_unreadable
+          ? "Lease " + mine.name + ": annotation " + kMarkAnnotation +
+                " is not a whole number of milliseconds, 0 or more (the slot's history is unknown)"
+          : "slot " + std::to_string(slot) + " starts above " + std::to_string(claimed_mark_ms_) +
+                " (its mark, or the fence of a re-created Lease), past the last millisecond "
+                "of layout " +
+                layout.to_string();
   const json back = release_patch(rv_, -1);
   try {
     http_.request("PATCH", path(mine.name), &back, request_ms_);
@@ -293,8 +292,7 @@ bool K8sLease::read_pinned(const std::string& name, LeaseView* got) {
   std::string why;
   if (r.status == 404) return true;
   if (r.status != 200)
-    unavailable("reading Lease " + name + " answered HTTP " + std::to_string(r.status) + ": " +
-                parse_status(r.body).message);
+    unavailable("reading Lease " + name + " answered " + status_text(r.status, r.body));
   if (!parse_lease(r.body, got, &why)) unavailable("malformed Lease: " + why);
   return lease_free(*got, wall_us(), deadline_margin_ns(cfg_.ttl_s) / 1000);
 }
@@ -325,7 +323,7 @@ bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layou
   }
   if (r.status != 200 && r.status != 201)
     unavailable((create ? "creating" : "taking over") + std::string(" Lease ") + name +
-                " answered HTTP " + std::to_string(r.status) + ": " + parse_status(r.body).message);
+                " answered " + status_text(r.status, r.body));
   if (!create && has_slot(before.created, slot)) return adopt(slot, r, sent, 0, layout, skipped);
   // Listed once held: whichever of two creates of the slot puts it in second is fenced.
   const Genesis g = raise_genesis(slot);

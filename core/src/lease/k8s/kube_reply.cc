@@ -120,6 +120,14 @@ Status parse_status(const json& j) {
   return s;
 }
 
+std::string status_text(long status, const json& body) {
+  const std::string message = parse_status(body).message;
+  return "HTTP " + std::to_string(status) +
+         (message.empty()
+              ? " with no Kubernetes Status in the reply (is it the API server, over https?)"
+              : ": " + message);
+}
+
 std::string forbidden_user(const std::string& message) {
   const std::string key = "User \"";
   const size_t at = message.find(key);
@@ -186,9 +194,9 @@ json takeover_patch(const LeaseView& l, const std::string& holder, int64_t ttl_s
                 {"leaseTransitions", transitions}}}};
 }
 
-json renew_patch(const std::string& rv, int64_t now_us, int64_t mark_ms) {
+json renew_patch(const std::string& rv, int64_t now_us, int64_t ttl_s, int64_t mark_ms) {
   json p = {{"metadata", {{"resourceVersion", rv}}},
-            {"spec", {{"renewTime", format_micro_time(now_us)}}}};
+            {"spec", {{"renewTime", format_micro_time(now_us)}, {"leaseDurationSeconds", ttl_s}}}};
   if (mark_ms >= 0) p["metadata"]["annotations"] = {{kMarkAnnotation, std::to_string(mark_ms)}};
   return p;
 }

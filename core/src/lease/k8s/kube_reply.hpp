@@ -42,6 +42,9 @@ struct Status {
   std::string reason, message;
 };
 Status parse_status(const nlohmann::json& j);
+/// "HTTP 409: <the Status's message>", for messages; a reply with no Status message (not an
+/// API server's, such as plain HTTP sent to its HTTPS port) says so.
+std::string status_text(long status, const nlohmann::json& body);
 /// The user a 403's message names (User "x" cannot ...), "" if none.
 std::string forbidden_user(const std::string& message);
 
@@ -62,8 +65,9 @@ nlohmann::json create_body(const std::string& name, const std::string& prefix,
 /// The merge patch taking over an expired or released Lease seen at `l`.
 nlohmann::json takeover_patch(const LeaseView& l, const std::string& holder, int64_t ttl_s,
                               int64_t now_us);
-/// The merge patch renewing at `rv` and writing `mark_ms` (none when < 0).
-nlohmann::json renew_patch(const std::string& rv, int64_t now_us, int64_t mark_ms);
+/// The merge patch renewing at `rv` for `ttl_s` (restated: a duration edited by hand lasts
+/// until the next renewal) and writing `mark_ms` (none when < 0).
+nlohmann::json renew_patch(const std::string& rv, int64_t now_us, int64_t ttl_s, int64_t mark_ms);
 /// The merge patch releasing at `rv`: no holder, the final mark (none when < 0).
 nlohmann::json release_patch(const std::string& rv, int64_t mark_ms);
 

@@ -121,7 +121,7 @@ Renewal K8sLease::renew(int64_t mark_ms, std::string* why, bool exact) {
   // write is exact: close() lowers the mark to the millisecond reached, so that the next
   // holder need not wait out the lead written ahead.
   if (!exact) mark_ms = std::max(mark_ms, sent_mark_);
-  const nlohmann::json body = renew_patch(rv_, wall_us(), mark_ms);
+  const nlohmann::json body = renew_patch(rv_, wall_us(), cfg_.ttl_s, mark_ms);
   Renewal result = Renewal::kFailed;
   try {
     int64_t sent = 0;
@@ -147,7 +147,7 @@ Renewal K8sLease::renew(int64_t mark_ms, std::string* why, bool exact) {
       result = after_conflict(why);
       if (result == Renewal::kLost) return result;
     } else {
-      *why = "HTTP " + std::to_string(r.status) + ": " + parse_status(r.body).message;
+      *why = status_text(r.status, r.body);
     }
   } catch (const Unreachable& e) {
     *why = e.what();
