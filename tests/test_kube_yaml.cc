@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "lease/k8s/kube_config.hpp"
 #include "lease/k8s/kube_yaml.hpp"
@@ -59,6 +60,12 @@ std::string yaml_error(const std::string& text) {
   }
   FAIL("expected a YamlError for " << text);
   return "";
+}
+
+std::string repeat(const std::string& s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
 }
 
 std::string write(const std::string& dir, const std::string& name, const std::string& text) {
@@ -257,15 +264,25 @@ TEST_CASE("kubeconfig: a namespace that is not a DNS label is refused, naming wh
 }
 
 TEST_CASE("kubeconfig: a deeply nested value is refused, not written out", "[k8s]") {
-  // Writing a value out recurses once per level: 200,000 levels overflowed the stack.
-  const std::string dir = temp_dir();
-  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
-  const std::string cfg =
-      write(dir, "config",
-            "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
-            "    user: u\n    namespace: " + deep + "\nclusters:\n- name: c\n  cluster:\n"
-            "    server: https://h:1\nusers:\n- name: u\n  user:\n    token: t\n");
-  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  // Writing a value out recurses once per level: 200,000 levels overflowed the stack. The
+  // reader refuses such a file (nested deeper than 64), so the tree is built here, moved
+  // into place (a copy recurses too).
+  json deep = json::array();
+  json* p = &deep;
+  for (int i = 0; i < 200000; ++i) {
+    p->push_back(json::array());
+    p = &(*p)[0];
+  }
+  json config = parse_yaml(
+      "current-context: x\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
+      "    user: u\nclusters:\n- name: c\n  cluster:\n    server: https://h:1\nusers:\n"
+      "- name: u\n  user:\n    token: t\n",
+      "/k/config");
+  config["contexts"][0]["context"]["namespace"] = std::move(deep);
+  std::vector<json> configs;
+  configs.push_back(std::move(config));
+  const snowfleet::Error e = error_of(
+      [&] { snowfleet::detail::kube::target_from_kubeconfig({"/k/config"}, configs, ""); });
   CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
   CHECK_THAT(e.what(), Catch::Contains("'namespace' is a list"));
 }
@@ -297,4 +314,28 @@ TEST_CASE("kubeconfig: a token holding a line break is refused, not sent as a he
                            Catch::Contains("control character (byte 0x0d at offset 1)"));
   CHECK_THAT(e.what(), !Catch::Contains("X-Other"));
   CHECK_NOTHROW(check_token("eyJhbGciOi.J9.x-_~+/=\tz", "a token with a tab"));  // as Go allows
+}
+
+TEST_CASE("kubeconfig: a deeply nested document is refused, not a crash", "[k8s]") {
+  // Each "- " was one more level of recursion and a copy of the rest of the line: 30,000 of
+  // them overflowed the stack.
+  CHECK_THAT(yaml_error("clusters:\n" + repeat("- ", 30000) + "x\n"),
+             Catch::Contains("/k/config line 2: ") && Catch::Contains("nested deeper than 64"));
+  std::string indented;
+  for (int i = 0; i < 100; ++i) indented += std::string(i, ' ') + "a:\n";
+  CHECK_THAT(yaml_error(indented), Catch::Contains("nested deeper than 64"));
+  CHECK_THAT(yaml_error("a: " + repeat("[", 100) + repeat("]", 100) + "\n"),
+             Catch::Contains("line 1: ") && Catch::Contains("nested deeper than 64"));
+  CHECK_THAT(
+      yaml_error("a:\n" + repeat("- ", 60) + repeat("{\"b\": ", 10) + "1" + repeat("}", 10) + "\n"),
+      Catch::Contains("line 2: ") && Catch::Contains("nested deeper than 64"));
+  // Well below the limit is read.
+  CHECK(parse_yaml("a:\n" + repeat("- ", 40) + "x\n", "f")["a"].is_array());
+  CHECK(parse_yaml("a: " + repeat("[", 40) + repeat("]", 40) + "\n", "f")["a"].is_array());
+  // Through the node source: an ordinary refusal naming the file.
+  const std::string dir = temp_dir();
+  const std::string cfg = write(dir, "config", "clusters:\n" + repeat("- ", 30000) + "x\n");
+  const snowfleet::Error e = error_of([&] { find_target({cfg, ""}, "", "", "", ""); });
+  CHECK(e.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
+  CHECK_THAT(e.what(), Catch::Contains(cfg + " line 2: "));
 }

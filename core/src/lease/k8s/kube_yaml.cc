@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/quote.hpp"
@@ -15,6 +16,39 @@ namespace {
 
 using nlohmann::json;
 
+// How deep mappings, sequences and flow collections may nest, together: a kubeconfig needs
+// 6; each level is a frame of the recursive descent, and a copy or dump of the tree recurses
+// once per level too.
+constexpr size_t kMaxDepth = 64;
+
+std::string too_deep() {
+  return "collections nested deeper than " + std::to_string(kMaxDepth) +
+         " levels (mappings, sequences and flow collections)";
+}
+
+// Where the JSON text `s` first nests deeper than `max` ('[' and '{' outside strings), or
+// npos. Exact for valid JSON; the parser refuses the rest.
+size_t too_deep_at(std::string_view s, size_t max) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > max) {
+      return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 struct Line {
   size_t indent;
   std::string text;  // without indentation, comment and trailing spaces
@@ -23,7 +57,7 @@ struct Line {
 
 // Whether a quote at s[i] opens a quoted scalar (at the start or after a space or a flow
 // indicator), rather than sitting inside a plain one ("it's").
-bool opens_quote(const std::string& s, size_t i) {
+bool opens_quote(std::string_view s, size_t i) {
   return i == 0 || s[i - 1] == ' ' || s[i - 1] == '[' || s[i - 1] == '{' || s[i - 1] == ',';
 }
 
@@ -48,7 +82,7 @@ size_t comment_at(const std::string& s) {
 
 // Where the quoted scalar opening s (at s[0]) ends: the index after its closing quote, or
 // npos.
-size_t quoted_end(const std::string& s) {
+size_t quoted_end(std::string_view s) {
   for (size_t i = 1; i < s.size(); ++i) {
     if (s[0] == '"' && s[i] == '\\') {
       ++i;
@@ -65,8 +99,8 @@ size_t quoted_end(const std::string& s) {
 
 // Whether a sequence item's text ("- <rest>") opens a block (a mapping or a nested
 // sequence) rather than being a scalar.
-bool item_is_block(const std::string& rest) {
-  if (rest == "-" || rest.rfind("- ", 0) == 0) return true;
+bool item_is_block(std::string_view rest) {
+  if (rest == "-" || rest.substr(0, 2) == "- ") return true;
   if (rest[0] == '{' || rest[0] == '[') return false;
   if (rest[0] == '"' || rest[0] == '\'') {
     const size_t end = quoted_end(rest);
@@ -95,6 +129,21 @@ class Parser {
     fail(l.no, what + " in " + quote(l.text));
   }
 
+  // One more level of nesting for the life of the object; refused past kMaxDepth.
+  class Nest {
+   public:
+    Nest(Parser* p, const Line& l) : p_(p) {
+      if (p->depth_ >= kMaxDepth) p->fail(l.no, too_deep());
+      ++p->depth_;
+    }
+    ~Nest() { --p_->depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser* p_;
+  };
+
   void split(const std::string& text);
   std::string clean(std::string s, size_t no, size_t* indent) const;
   void refuse_indicator(char c, const Line& l) const;
@@ -103,6 +152,7 @@ class Parser {
   json sequence(size_t indent);
   json nested(size_t indent, const Line& owner);
   json scalar(const std::string& s, const Line& l) const;
+  json flow(const std::string& s, const Line& l) const;
   std::string double_quoted(const std::string& s, size_t* end, const Line& l) const;
   std::string single_quoted(const std::string& s, size_t* end, const Line& l) const;
   size_t key_end(const Line& l, std::string* key) const;
@@ -114,6 +164,7 @@ class Parser {
   std::string file_;
   std::vector<Line> lines_;
   size_t pos_ = 0;
+  size_t depth_ = 0;  // the collections open (Nest)
 };
 
 void Parser::split(const std::string& text) {
@@ -182,6 +233,7 @@ size_t Parser::key_end(const Line& l, std::string* key) const {
 }
 
 json Parser::mapping(size_t indent) {
+  const Nest nest(this, lines_[pos_]);
   json out = json::object();
   while (pos_ < lines_.size() && lines_[pos_].indent == indent) {
     const Line l = lines_[pos_];
@@ -202,6 +254,7 @@ json Parser::mapping(size_t indent) {
 }
 
 json Parser::sequence(size_t indent) {
+  const Nest nest(this, lines_[pos_]);
   json out = json::array();
   while (pos_ < lines_.size() && lines_[pos_].indent == indent && is_item(lines_[pos_])) {
     Line& l = lines_[pos_];
@@ -213,16 +266,16 @@ json Parser::sequence(size_t indent) {
       out.push_back(nested(indent, owner));
       continue;
     }
-    // "- key: value": the item's contents start a block at their own column.
-    const std::string rest = l.text.substr(v);
-    if (item_is_block(rest)) {
+    // "- key: value": the item's contents start a block at their own column (the line
+    // shortened in place: "- - - x" is one level per "- ", up to kMaxDepth).
+    if (item_is_block(std::string_view(l.text).substr(v))) {
       l.indent += v;
-      l.text = rest;
+      l.text.erase(0, v);
       out.push_back(block(l.indent));
     } else {
       const Line item = l;
       ++pos_;
-      out.push_back(scalar(rest, item));
+      out.push_back(scalar(item.text.substr(v), item));
     }
   }
   return out;
@@ -244,16 +297,21 @@ json Parser::scalar(const std::string& s, const Line& l) const {
     if (end != s.size()) fail(l, "text after the closing quote");
     return v;
   }
-  if (c == '{' || c == '[') {
-    json j = json::parse(s, nullptr, false);
-    if (j.is_discarded())
-      fail(l, "a flow collection that is not JSON on one line (only JSON-style flow is read)");
-    return j;
-  }
+  if (c == '{' || c == '[') return flow(s, l);
   refuse_indicator(c, l);
   if (s.find(": ") != std::string::npos) fail(l, "': ' inside a plain scalar (quote it)");
   if (s == "~" || s == "null") return nullptr;
   return s;
+}
+
+// A flow collection: JSON on one line, nesting no deeper than kMaxDepth with the blocks
+// around it.
+json Parser::flow(const std::string& s, const Line& l) const {
+  if (too_deep_at(s, kMaxDepth - depth_) != std::string_view::npos) fail(l, too_deep());
+  json j = json::parse(s, nullptr, false);
+  if (j.is_discarded())
+    fail(l, "a flow collection that is not JSON on one line (only JSON-style flow is read)");
+  return j;
 }
 
 std::string Parser::single_quoted(const std::string& s, size_t* end, const Line& l) const {
