@@ -2,6 +2,7 @@
 // removed), then a recursive descent over them builds the JSON tree.
 #include "kube_yaml.hpp"
 
+#include <cctype>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -47,6 +48,21 @@ size_t too_deep_at(std::string_view s, size_t max) {
     }
   }
   return std::string_view::npos;
+}
+
+// What an error shows of a line: its key (" in 'key: ...'"), never a value, which may be a
+// token or a private key; nothing when the key is not plain text.
+std::string shown(const std::string& text) {
+  size_t at = 0;
+  while (text.compare(at, 2, "- ") == 0) at += 2;
+  size_t colon = text.find(": ", at);
+  if (colon == std::string::npos && !text.empty() && text.back() == ':') colon = text.size() - 1;
+  if (colon == std::string::npos || colon <= at || colon - at > 64) return "";
+  for (size_t i = at; i < colon; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (!std::isalnum(c) && c != '-' && c != '_' && c != '.' && c != '/') return "";
+  }
+  return " in " + quote(text.substr(at, colon - at) + ": ...");
 }
 
 struct Line {
@@ -126,7 +142,7 @@ class Parser {
     throw YamlError(file_ + " line " + std::to_string(no) + ": " + what);
   }
   [[noreturn]] void fail(const Line& l, const std::string& what) const {
-    fail(l.no, what + " in " + quote(l.text));
+    fail(l.no, what + shown(l.text));
   }
 
   // One more level of nesting for the life of the object; refused past kMaxDepth.
@@ -180,7 +196,7 @@ void Parser::split(const std::string& text) {
     if (s.empty()) continue;
     if (s == "---" && indent == 0 && lines_.empty()) continue;  // one leading document marker
     if (s == "---" || s == "...") fail(no, "a second document (" + s + "); one is supported");
-    if (s[0] == '%') fail(no, "a directive (" + quote(s) + ") is not supported");
+    if (s[0] == '%') fail(no, "a directive (a line starting with '%') is not supported");
     lines_.push_back({indent, s, no});
   }
 }
@@ -286,7 +302,7 @@ void Parser::refuse_indicator(char c, const Line& l) const {
   if (c == '&' || c == '*') fail(l, "an anchor or alias is not supported");
   if (c == '!') fail(l, "a tag is not supported");
   if (c == '|' || c == '>') fail(l, "a block scalar ('|' or '>') is not supported");
-  if (c == '@' || c == '`') fail(l, "a plain scalar cannot start with " + std::string(1, c));
+  if (c == '@' || c == '`') fail(l, "a plain scalar cannot start with '@' or '`'");
 }
 
 json Parser::scalar(const std::string& s, const Line& l) const {
@@ -364,7 +380,7 @@ std::string Parser::double_quoted(const std::string& s, size_t* end, const Line&
         out += '\r';
         break;
       default:
-        fail(l, std::string("the escape \\") + s[i] + " is not supported");
+        fail(l, "an escape other than \\\\ \\\" \\/ \\n \\t \\r is not supported");
     }
   }
   fail(l,

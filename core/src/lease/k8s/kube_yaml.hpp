@@ -3,7 +3,8 @@
 // double-quoted scalars on one line, comments, and JSON-style flow collections ({} and []
 // with their contents on the same line). Everything else (anchors, aliases, tags, block and
 // multi-line scalars, several documents, tabs in indentation, duplicate keys, complex keys)
-// is refused with an error naming the file, the line and what was not understood. Mappings,
+// is refused with an error naming the file, the line and what was not understood, never a
+// value (at most the key of the line: a value may be a token or a private key). Mappings,
 // sequences and flow collections nest at most 64 levels, together. Scalars come out as
 // strings: a kubeconfig's fields are strings or booleans read as text. Pure text handling,
 // so it can be tested and fuzzed. Internal.
