@@ -376,3 +376,43 @@ TEST_CASE("kubeconfig: an error never quotes the token, a key or a password", "[
     CHECK_THAT(e.what(), !Catch::Contains("SECRET"));
   }
 }
+
+TEST_CASE("kubeconfig: JSON as kubectl config view -o json and json.dumps write it is read",
+          "[k8s]") {
+  const json expected = parse_yaml(kKubectl, "/k/config");
+  const std::string pretty = expected.dump(4);  // kubectl's layout: 4 spaces
+  CHECK(parse_yaml(pretty + "\n", "f") == expected);
+  CHECK(parse_yaml(expected.dump(), "f") == expected);  // compact
+  // Python's json.dumps: ", " and ": " between items, on one line.
+  CHECK(parse_yaml(R"({"current-context": "x", "users": [{"name": "u", "user": {"token": "t"}}]})",
+                   "f")["users"][0]["user"]["token"] == "t");
+  // After a byte order mark and blank lines.
+  CHECK(parse_yaml("\xEF\xBB\xBF\n  \n" + pretty, "f") == expected);
+  CHECK(parse_yaml("{}", "f") == json::object());
+  // A whole kubeconfig in JSON, through the node source; booleans are read as in YAML.
+  const std::string dir = temp_dir();
+  const std::string cfg = write(
+      dir, "config",
+      R"({"current-context": "x", "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
+  "clusters": [{"name": "c", "cluster": {"server": "https://h:1", "insecure-skip-tls-verify": true}}],
+  "users": [{"name": "u", "user": {"token": "t"}}]})");
+  const Target t = find_target({cfg, ""}, "", "", "", "");
+  CHECK(t.server == "https://h:1");
+  CHECK(t.insecure);
+  CHECK(t.token == "t");
+}
+
+TEST_CASE("kubeconfig: JSON that is not valid is refused naming the file and where, not what",
+          "[k8s]") {
+  const std::string secret = "ids-token-0534dfSECRET";
+  CHECK_THAT(yaml_error("{\n  \"users\": [{\"user\": {\"token\": \"" + secret + "}]}\n"),
+             Catch::Contains("/k/config line 2: ") && Catch::Contains("not valid JSON") &&
+                 !Catch::Contains("SECRET"));
+  CHECK_THAT(yaml_error("{\"token\": " + secret + "}"),
+             Catch::Contains("/k/config line 1: ") && !Catch::Contains("SECRET"));
+  CHECK_THAT(yaml_error("{\"token\": \"a\", \"token\": \"" + secret + "\"}"),
+             Catch::Contains("the key 'token' appears twice") && !Catch::Contains("SECRET"));
+  CHECK_THAT(yaml_error("{\"a\": 1}\nb: 2\n"), Catch::Contains("line 2: "));
+  CHECK_THAT(yaml_error("{\"a\": " + repeat("[", 100000) + repeat("]", 100000) + "}"),
+             Catch::Contains("line 1: ") && Catch::Contains("nested deeper than 64"));
+}

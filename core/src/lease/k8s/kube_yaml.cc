@@ -1,5 +1,6 @@
 // The kubeconfig YAML subset (kube_yaml.hpp): lines are read first (indentation, comments
-// removed), then a recursive descent over them builds the JSON tree.
+// removed), then a recursive descent over them builds the JSON tree. A document that is a
+// JSON object is read by nlohmann's parser instead (JsonTree below).
 #include "kube_yaml.hpp"
 
 #include <cctype>
@@ -48,6 +49,97 @@ size_t too_deep_at(std::string_view s, size_t max) {
     }
   }
   return std::string_view::npos;
+}
+
+// The tree of a JSON text, built as nlohmann's SAX parser reads it (neither recurses: the
+// depth is bounded by too_deep_at for what comes after). A key that appears twice in an
+// object stops the parse, as in the YAML. Errors keep positions and keys, never values.
+class JsonTree : public nlohmann::json_sax<json> {
+ public:
+  json root;
+  bool syntax_error = false;
+  size_t error_at = 0;    // the byte after the one the parser stopped at
+  std::string duplicate;  // the key that appeared twice
+
+  bool null() override { return put(nullptr); }
+  bool boolean(bool v) override { return put(v); }
+  bool number_integer(number_integer_t v) override { return put(v); }
+  bool number_unsigned(number_unsigned_t v) override { return put(v); }
+  bool number_float(number_float_t v, const string_t&) override { return put(v); }
+  bool string(string_t& v) override { return put(std::move(v)); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    if (stack_.back()->contains(k)) {
+      duplicate = k;
+      return false;
+    }
+    key_ = std::move(k);
+    return true;
+  }
+  bool parse_error(std::size_t at, const std::string&,
+                   const nlohmann::detail::exception&) override {
+    syntax_error = true;
+    error_at = at;
+    return false;
+  }
+
+ private:
+  json* place(json v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    json& top = *stack_.back();
+    if (top.is_array()) {
+      top.push_back(std::move(v));
+      return &top.back();
+    }
+    json& slot = top[key_];
+    slot = std::move(v);
+    return &slot;
+  }
+  bool put(json v) {
+    place(std::move(v));
+    return true;
+  }
+  bool open(json v) {
+    stack_.push_back(place(std::move(v)));
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  std::vector<json*> stack_;  // the collections open, innermost last
+  std::string key_;           // the key of the value that comes next in an object
+};
+
+// The 1-based line of byte `at` of `text`.
+size_t line_of(const std::string& text, size_t at) {
+  size_t no = 1;
+  for (size_t i = 0; i < at && i < text.size(); ++i) no += text[i] == '\n';
+  return no;
+}
+
+// A document that is a JSON object (as `kubectl config view -o json` writes it).
+json json_document(const std::string& text, const std::string& file) {
+  const auto at_line = [&](size_t at) {
+    return file + " line " + std::to_string(line_of(text, at)) + ": ";
+  };
+  if (const size_t deep = too_deep_at(text, kMaxDepth); deep != std::string_view::npos)
+    throw YamlError(at_line(deep) + too_deep());
+  JsonTree tree;
+  if (json::sax_parse(text, &tree)) return std::move(tree.root);
+  if (!tree.syntax_error)
+    throw YamlError(file + ": the key " + quote(tree.duplicate) + " appears twice");
+  const size_t at = tree.error_at > 0 ? tree.error_at - 1 : 0;
+  throw YamlError(at_line(at) + "not valid JSON (byte " + std::to_string(at + 1) +
+                  "; a document starting with '{' is read as JSON)");
 }
 
 // What an error shows of a line: its key (" in 'key: ...'"), never a value, which may be a
@@ -324,10 +416,10 @@ json Parser::scalar(const std::string& s, const Line& l) const {
 // around it.
 json Parser::flow(const std::string& s, const Line& l) const {
   if (too_deep_at(s, kMaxDepth - depth_) != std::string_view::npos) fail(l, too_deep());
-  json j = json::parse(s, nullptr, false);
-  if (j.is_discarded())
-    fail(l, "a flow collection that is not JSON on one line (only JSON-style flow is read)");
-  return j;
+  JsonTree tree;
+  if (json::sax_parse(s, &tree)) return std::move(tree.root);
+  if (!tree.syntax_error) fail(l, "the key " + quote(tree.duplicate) + " appears twice");
+  fail(l, "a flow collection that is not JSON on one line (only JSON-style flow is read)");
 }
 
 std::string Parser::single_quoted(const std::string& s, size_t* end, const Line& l) const {
@@ -391,7 +483,11 @@ std::string Parser::double_quoted(const std::string& s, size_t* end, const Line&
 }  // namespace
 
 json parse_yaml(const std::string& text, const std::string& file) {
-  Parser p(text, file);
+  const size_t bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  const size_t first = text.find_first_not_of(" \t\r\n", bom);
+  if (first != std::string::npos && text[first] == '{')
+    return json_document(text.substr(bom), file);
+  Parser p(bom ? text.substr(bom) : text, file);
   return p.document();
 }
 

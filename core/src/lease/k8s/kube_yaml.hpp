@@ -5,9 +5,11 @@
 // multi-line scalars, several documents, tabs in indentation, duplicate keys, complex keys)
 // is refused with an error naming the file, the line and what was not understood, never a
 // value (at most the key of the line: a value may be a token or a private key). Mappings,
-// sequences and flow collections nest at most 64 levels, together. Scalars come out as
-// strings: a kubeconfig's fields are strings or booleans read as text. Pure text handling,
-// so it can be tested and fuzzed. Internal.
+// sequences and flow collections nest at most 64 levels, together. A document whose first
+// character (after a byte order mark and whitespace) is '{' is read as JSON, as kubectl
+// config view -o json writes it, into the same tree. Scalars come out as strings: a
+// kubeconfig's fields are strings or booleans read as text. Pure text handling, so it can be
+// tested and fuzzed. Internal.
 #pragma once
 
 #include <nlohmann/json.hpp>
