@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <string>
 
 #include "lease/node_source.hpp"
@@ -90,6 +91,8 @@ TEST_CASE("postgres: passwords never appear in a message", "[node-source][postgr
   CHECK(detail::redact_node_source("postgresql://db1/app?password=s3cret&ttl=5&sslpassword=x") ==
         "postgresql://db1/app?password=***&ttl=5&sslpassword=***");
   CHECK(detail::redact_node_source("postgres://ids@db1/app") == "postgres://ids@db1/app");
+  CHECK(detail::redact_node_source("postgres://ids:s3?cret@db1/app?password=x") ==
+        "postgres://ids:***@db1/app?password=***");
   const Error e = parse_error("postgres://ids:s3cret@db1/app?ttl=0");
   CHECK_THAT(e.what(), !Catch::Contains("s3cret"));
   CHECK(parse("postgres://ids:s3cret@db1/app").conninfo == "postgres://ids:s3cret@db1/app");
@@ -109,6 +112,52 @@ TEST_CASE("postgres: a URI libpq refuses is an invalid argument naming libpq's r
   CHECK(e.kind() == ErrorKind::kInvalidArgument);
   CHECK_THAT(e.what(), Catch::Contains("nosuchparameter"));
   CHECK_THAT(e.what(), !Catch::Contains("s3cret"));
+}
+
+TEST_CASE("postgres: a password in a URI libpq cannot read is not in the message",
+          "[node-source][postgres]") {
+  if (!libpq_here()) return;
+  for (const char* spec :
+       {"postgresql://u:secretpw@[::1/db", "postgres://u:secret%zzpw@h/db",
+        "postgres://h/db?password=secret%zz", "postgres://u:secret%00pw@h/db?table=t"}) {
+    INFO(spec);
+    const Error e = error_of([&] { detail::claim_node(spec, Layout(), system_clock()); });
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("not a connection URI libpq accepts"));
+    CHECK_THAT(e.what(), !Catch::Contains("secret"));
+  }
+  const Error e = error_of(
+      [] { detail::claim_node("postgresql://u:secretpw@[::1/db", Layout(), system_clock()); });
+  CHECK_THAT(e.what(), Catch::Contains("in URI: \"postgresql://u:***@[::1/db\""));
+}
+
+TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-source][postgres]") {
+  using detail::pg::mask_libpq_message;
+  CHECK(mask_libpq_message("invalid percent-encoded token: \"secret%zzpw\"",
+                           "postgres://u:secret%zzpw@h/db") ==
+        "invalid percent-encoded token: \"***\"");
+  CHECK(mask_libpq_message("bad \"s3cret pw\" and \"s3cret%20pw\"",
+                           "postgres://u:s3cret%20pw@h/db") == "bad \"***\" and \"***\"");
+  CHECK(mask_libpq_message("in URI: \"postgres://h/db?password=p%41ss&sslmode=x\" (pAss)",
+                           "postgres://h/db?password=p%41ss&sslmode=x") ==
+        "in URI: \"postgres://h/db?password=***&sslmode=x\" (***)");
+  // The keyword=value form, as written and as libpq reads it.
+  CHECK(mask_libpq_message("'it\\'s' it's", "host=h password = 'it\\'s' sslmode=x") == "*** ***");
+  CHECK(mask_libpq_message("sec%zz", "host=h password=sec%zz") == "***");
+  // Where libpq may split the userinfo at another '@', no quoted text is shown at all.
+  CHECK(mask_libpq_message("could not translate host name \"b@h\" to address",
+                           "postgres://u:a@b@h/db") ==
+        "could not translate host name \"***\" to address");
+  CHECK(mask_libpq_message("host \"h\" says no", "postgres://u:pw@h/db") == "host \"h\" says no");
+  const char* was = std::getenv("PGPASSWORD");
+  const std::string before = was ? was : "";
+  setenv("PGPASSWORD", "fromenv", 1);
+  const std::string masked = mask_libpq_message("token \"fromenv\"", "postgres://h/db");
+  if (was)
+    setenv("PGPASSWORD", before.c_str(), 1);
+  else
+    unsetenv("PGPASSWORD");
+  CHECK(masked == "token \"***\"");
 }
 
 TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {

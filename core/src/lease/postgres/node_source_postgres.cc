@@ -308,7 +308,7 @@ std::shared_ptr<NodeLease> claim_postgres(const std::string& spec, const Layout&
   char* err = nullptr;
   void* options = api.conninfo_parse(cfg.conninfo.c_str(), &err);
   if (!options) {
-    std::string why = err ? err : "libpq cannot read it";
+    std::string why = err ? pg::mask_libpq_message(err, cfg.conninfo) : "libpq cannot read it";
     if (err) api.freemem(err);
     while (!why.empty() && why.back() == '\n') why.pop_back();
     bad("node source " + quote(cfg.text) + ": not a connection URI libpq accepts: " + why);

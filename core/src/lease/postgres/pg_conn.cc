@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "pg_spec.hpp"
+
 namespace snowfleet {
 namespace detail {
 namespace pg {
@@ -16,8 +18,7 @@ constexpr int kPollSliceMs = 50;  // how often a wait looks at cancel()
 
 void quiet(void*, const char*) {}  // notices ("already exists, skipping") are not ours to print
 
-std::string trimmed(const char* s) {
-  std::string out = s ? s : "";
+std::string trimmed(std::string out) {
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   const auto nl = out.find('\n');
   return nl == std::string::npos ? out : out.substr(0, nl);
@@ -34,6 +35,12 @@ Conn::~Conn() { close(); }
 void Conn::close() noexcept {
   if (conn_) api_.finish(conn_);
   conn_ = nullptr;
+}
+
+// libpq's message about the connection, first line, passwords masked.
+std::string Conn::libpq_error() const {
+  const char* m = api_.error_message(conn_);
+  return trimmed(mask_libpq_message(m ? m : "", conninfo_));
 }
 
 void Conn::fail_connection(const std::string& why) {
@@ -60,12 +67,11 @@ void Conn::connect(int64_t deadline_ns) {
   const uint64_t gen = cancel_ ? cancel_->load(std::memory_order_acquire) : 0;
   conn_ = api_.connect_start(conninfo_.c_str());
   if (!conn_) throw Unreachable("libpq could not allocate a connection");
-  if (api_.status(conn_) == 1) fail_connection(trimmed(api_.error_message(conn_)));
+  if (api_.status(conn_) == 1) fail_connection(libpq_error());
   api_.set_notice_processor(conn_, quiet, nullptr);
   int state = kPollingWriting;
   while (state != kPollingOk) {
-    if (state == kPollingFailed)
-      fail_connection("cannot connect: " + trimmed(api_.error_message(conn_)));
+    if (state == kPollingFailed) fail_connection("cannot connect: " + libpq_error());
     wait_socket(state == kPollingWriting, deadline_ns, gen);
     state = api_.connect_poll(conn_);
   }
@@ -75,7 +81,7 @@ void Conn::connect(int64_t deadline_ns) {
 
 void Conn::flush(int64_t deadline_ns, uint64_t gen) {
   for (int f; (f = api_.flush(conn_)) != 0;) {
-    if (f < 0) fail_connection("lost the connection: " + trimmed(api_.error_message(conn_)));
+    if (f < 0) fail_connection("lost the connection: " + libpq_error());
     wait_socket(true, deadline_ns, gen);
   }
 }
@@ -84,8 +90,7 @@ void Conn::flush(int64_t deadline_ns, uint64_t gen) {
 PGresult* Conn::next_result(int64_t deadline_ns, uint64_t gen) {
   while (api_.is_busy(conn_)) {
     wait_socket(false, deadline_ns, gen);
-    if (!api_.consume_input(conn_))
-      fail_connection("lost the connection: " + trimmed(api_.error_message(conn_)));
+    if (!api_.consume_input(conn_)) fail_connection("lost the connection: " + libpq_error());
   }
   return api_.get_result(conn_);
 }
@@ -110,15 +115,15 @@ std::vector<Row> Conn::collect(int64_t deadline_ns, uint64_t gen) {
     if (st == kTuplesOk) {
       append_rows(r, &rows);
     } else if (st != kCommandOk && error.empty()) {
-      error = trimmed(api_.result_error_message(r));
+      const char* m = api_.result_error_message(r);
+      error = trimmed(mask_libpq_message(m ? m : "", conninfo_));
       const char* s = api_.result_error_field(r, kDiagSqlstate);
       sqlstate = s ? s : "";
     }
     api_.clear(r);
   }
   if (api_.status(conn_) != kConnectionOk)
-    fail_connection("lost the connection: " +
-                    (error.empty() ? trimmed(api_.error_message(conn_)) : error));
+    fail_connection("lost the connection: " + (error.empty() ? libpq_error() : error));
   if (!error.empty()) throw Refused(error, sqlstate);
   return rows;
 }
@@ -138,7 +143,7 @@ std::vector<Row> Conn::exec(const std::string& sql, const std::vector<std::strin
         "set_config('client_min_messages', 'warning', false)";
     const char* v[] = {ms.c_str()};
     if (!api_.send_query_params(conn_, set.c_str(), 1, nullptr, v, nullptr, nullptr, 0))
-      fail_connection("cannot send: " + trimmed(api_.error_message(conn_)));
+      fail_connection("cannot send: " + libpq_error());
     collect(deadline, gen);
     timeout_ms_ = timeout_ms;
   }
@@ -147,7 +152,7 @@ std::vector<Row> Conn::exec(const std::string& sql, const std::vector<std::strin
   if (sent) *sent = now_ns_();
   if (!api_.send_query_params(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
                               values.data(), nullptr, nullptr, 0))
-    fail_connection("cannot send: " + trimmed(api_.error_message(conn_)));
+    fail_connection("cannot send: " + libpq_error());
   return collect(deadline, gen);
 }
 
@@ -156,8 +161,7 @@ void Conn::exec_script(const std::string& sql, long timeout_ms) {
   const int64_t deadline = now_ns_() + timeout_ms * kNsPerMs;
   if (conn_ && api_.status(conn_) != kConnectionOk) close();
   if (!conn_) connect(deadline);
-  if (!api_.send_query(conn_, sql.c_str()))
-    fail_connection("cannot send: " + trimmed(api_.error_message(conn_)));
+  if (!api_.send_query(conn_, sql.c_str())) fail_connection("cannot send: " + libpq_error());
   collect(deadline, gen);
 }
 

@@ -67,6 +67,7 @@ class Conn {
   PGresult* next_result(int64_t deadline_ns, uint64_t gen);
   void append_rows(PGresult* r, std::vector<Row>* rows) const;
   std::vector<Row> collect(int64_t deadline_ns, uint64_t gen);
+  std::string libpq_error() const;
   [[noreturn]] void fail_connection(const std::string& why);
 
   const Libpq& api_;

@@ -1,8 +1,12 @@
 // Parsing and redacting a "postgres://" node-source spec (pg_spec.hpp).
 #include "pg_spec.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/fail.hpp"
 #include "base/quote.hpp"
@@ -12,6 +16,33 @@
 
 namespace snowfleet {
 namespace detail {
+namespace {
+
+constexpr const char* kMask = "***";  // a password, wherever a message would show one
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// `s` with its %XX escapes decoded as libpq decodes a URI (an invalid one left as written).
+std::string percent_decoded(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 namespace pg {
 namespace {
 
@@ -78,8 +109,9 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
     const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
     if (own_key(k) && !given.insert(k).second)
       bad(quoted + ": option " + quote(k) + " is given twice");
-    if (!kv.empty() && !own_option(k, v, layout, quoted, c))
+    if (!kv.empty() && !own_option(k, v, layout, quoted, c)) {
       passed += (passed.empty() ? "" : "&") + kv;
+    }
     if (amp == std::string::npos) break;
     pos = amp + 1;
   }
@@ -92,30 +124,141 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
 
 }  // namespace pg
 
-std::string redact_postgres_spec(const std::string& spec) {
-  std::string out = spec;
-  const auto scheme = out.find("://");
-  if (scheme == std::string::npos) return out;
+namespace {
+
+// Where a password sits in `spec` (offset, length): the URI's userinfo password, then the
+// value of every query parameter whose name reads as a secret, in order.
+std::vector<std::pair<size_t, size_t>> secret_spans(const std::string& spec) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  const auto scheme = spec.find("://");
+  if (scheme == std::string::npos) return spans;
   const size_t start = scheme + 3;
-  const size_t end = std::min(out.find('/', start), out.find('?', start));
-  const size_t at = out.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
-  if (at != std::string::npos && at >= start && (end == std::string::npos || at < end)) {
-    const size_t colon = out.find(':', start);
-    if (colon < at) out.replace(colon + 1, at - colon - 1, "***");
+  // The userinfo ends at an '@' before the first '/', as libpq reads it (a '?' in a
+  // password does not start the query).
+  const size_t end = spec.find('/', start);
+  const size_t at = spec.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+  const bool userinfo = at != std::string::npos && at >= start && at < end;
+  if (userinfo) {
+    const size_t colon = spec.find(':', start);
+    if (colon < at) spans.emplace_back(colon + 1, at - colon - 1);
   }
-  const size_t qm = out.find('?');
-  for (size_t pos = qm == std::string::npos ? out.size() : qm + 1; pos < out.size();) {
-    size_t amp = out.find('&', pos);
-    if (amp == std::string::npos) amp = out.size();
-    const size_t eq = out.find('=', pos);
-    if (eq < amp && pg::secret_key(out.substr(pos, eq - pos))) {
-      out.replace(eq + 1, amp - eq - 1, "***");
-      amp = eq + 4;
-    }
+  const size_t qm = spec.find('?', userinfo ? at : start);
+  for (size_t pos = qm == std::string::npos ? spec.size() : qm + 1; pos < spec.size();) {
+    size_t amp = spec.find('&', pos);
+    if (amp == std::string::npos) amp = spec.size();
+    const size_t eq = spec.find('=', pos);
+    if (eq < amp && pg::secret_key(spec.substr(pos, eq - pos)))
+      spans.emplace_back(eq + 1, amp - eq - 1);
     pos = amp + 1;
   }
+  return spans;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+    text.replace(pos, from.size(), to);
+}
+
+// Whether libpq may split the URI's userinfo elsewhere than secret_spans does (libpq ends it
+// at the first '@' before the first '/', secret_spans at the last).
+bool userinfo_ambiguous(const std::string& uri) {
+  const auto scheme = uri.find("://");
+  if (scheme == std::string::npos) return false;
+  const size_t start = scheme + 3;
+  const size_t slash = uri.find('/', start);
+  const std::string authority =
+      uri.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+  const size_t at = authority.find('@');
+  if (at == std::string::npos) return false;
+  return authority.find('@', at + 1) != std::string::npos;
+}
+
+// `message` with every double-quoted text replaced by the mask.
+std::string without_quoted(const std::string& message) {
+  std::string out;
+  bool quoted = false;
+  for (char c : message) {
+    if (c == '"') {
+      out += quoted ? std::string(kMask) + "\"" : "\"";
+      quoted = !quoted;
+    } else if (!quoted) {
+      out += c;
+    }
+  }
+  if (quoted) out += kMask;
   return out;
 }
 
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// One value of a keyword=value connection string from `i` (quoted or bare, with libpq's
+// backslash escapes), leaving `i` past it.
+std::string keyword_value(const std::string& s, size_t& i) {
+  std::string value;
+  const bool quoted = i < s.size() && s[i] == '\'';
+  for (i += quoted ? 1 : 0; i < s.size(); ++i) {
+    if (quoted ? s[i] == '\'' : space(s[i])) break;
+    if (s[i] == '\\' && i + 1 < s.size()) ++i;
+    value += s[i];
+  }
+  if (quoted && i < s.size()) ++i;
+  return value;
+}
+
+// The values of a keyword=value connection string's secret parameters, as written and as
+// libpq reads them.
+std::vector<std::string> keyword_secrets(const std::string& conninfo) {
+  std::vector<std::string> out;
+  if (conninfo.find("://") != std::string::npos) return out;
+  const auto skip_space = [&conninfo](size_t i) {
+    while (i < conninfo.size() && space(conninfo[i])) ++i;
+    return i;
+  };
+  for (size_t i = skip_space(0);; i = skip_space(i)) {
+    const size_t k = i;
+    while (i < conninfo.size() && conninfo[i] != '=' && !space(conninfo[i])) ++i;
+    const std::string key = conninfo.substr(k, i - k);
+    i = skip_space(i);
+    if (key.empty() || i >= conninfo.size() || conninfo[i] != '=') return out;
+    const size_t v = i = skip_space(i + 1);
+    const std::string value = keyword_value(conninfo, i);
+    if (pg::secret_key(key)) {
+      out.push_back(value);
+      out.push_back(conninfo.substr(v, i - v));
+    }
+  }
+}
+
+}  // namespace
+
+std::string redact_postgres_spec(const std::string& spec) {
+  std::string out = spec;
+  const auto spans = secret_spans(spec);
+  for (auto s = spans.rbegin(); s != spans.rend(); ++s) out.replace(s->first, s->second, kMask);
+  return out;
+}
+
+namespace pg {
+
+std::string mask_libpq_message(const std::string& message, const std::string& conninfo) {
+  // (what libpq may quote, what the message shows instead), the longest first
+  std::vector<std::pair<std::string, std::string>> swaps = {
+      {conninfo, redact_postgres_spec(conninfo)}};
+  for (const auto& span : secret_spans(conninfo)) {
+    const std::string written = conninfo.substr(span.first, span.second);
+    swaps.emplace_back(written, kMask);
+    swaps.emplace_back(percent_decoded(written), kMask);
+  }
+  for (const auto& value : keyword_secrets(conninfo)) swaps.emplace_back(value, kMask);
+  if (const char* env = std::getenv("PGPASSWORD")) swaps.emplace_back(env, kMask);
+  std::stable_sort(swaps.begin(), swaps.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::string out = message;
+  for (const auto& swap : swaps) replace_all(out, swap.first, swap.second);
+  return userinfo_ambiguous(conninfo) ? without_quoted(out) : out;
+}
+
+}  // namespace pg
 }  // namespace detail
 }  // namespace snowfleet

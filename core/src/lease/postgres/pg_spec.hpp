@@ -31,6 +31,14 @@ struct PostgresConfig {
 /// and the rule.
 PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout);
 
+/// `message`, an error libpq wrote about `conninfo`, with every password in it masked as the
+/// spec's text masks it: the URI's userinfo password and the value of each secret query
+/// parameter (as written and percent-decoded), a keyword=value string's password, and
+/// $PGPASSWORD's value; a quoted URI reads as the masked URI. Where libpq may read the
+/// userinfo otherwise (more than one '@' before the path), every quoted text
+/// of the message is masked instead.
+std::string mask_libpq_message(const std::string& message, const std::string& conninfo);
+
 /// Whether `name` is a table name the engine accepts: one or two (schema.table) lower-case
 /// SQL identifiers ([a-z_][a-z0-9_]*, at most 63 bytes each).
 bool valid_table_name(const std::string& name);
