@@ -160,6 +160,33 @@ TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-sourc
   CHECK(masked == "token \"***\"");
 }
 
+TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreachable server",
+          "[node-source][postgres]") {
+  for (const char* port : {"99999", "0", "abc", "-1", "", "5432,", "5432x"}) {
+    INFO(port);
+    const Error e = parse_error(std::string("postgres://h/db?port=") + port);
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("port must be a decimal number in [1, 65535]"));
+  }
+  CHECK(parse("postgres://h1,h2/db?port=5432,5433").conninfo ==
+        "postgres://h1,h2/db?port=5432,5433");
+  CHECK(parse("postgres://h/db?port=65535").conninfo == "postgres://h/db?port=65535");
+  for (const char* mode : {"bogus", "", "Require", "verify_full"}) {
+    INFO(mode);
+    const Error e = parse_error(std::string("postgres://h/db?sslmode=") + mode);
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("sslmode must be one of disable, allow, prefer, "
+                                         "require, verify-ca, verify-full"));
+  }
+  for (const char* mode : {"disable", "allow", "prefer", "require", "verify-ca", "verify-full"})
+    CHECK(parse(std::string("postgres://h/db?sslmode=") + mode).conninfo ==
+          std::string("postgres://h/db?sslmode=") + mode);
+  if (!libpq_here()) return;
+  const Error e = error_of(
+      [] { detail::claim_node("postgres://h/db?sslmode=bogus", Layout(), system_clock()); });
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+}
+
 TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {
   const std::string real = detail::pg::set_libpq_library_for_test("libsnowfleet-no-pq.so.5");
   const Error e =

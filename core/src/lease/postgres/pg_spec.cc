@@ -83,6 +83,27 @@ bool own_option(const std::string& k, const std::string& v, const Layout& layout
   return true;
 }
 
+// libpq's port and sslmode, checked here: a typo is the spec's error, not a failed connect.
+void check_libpq_option(const std::string& k, const std::string& v, const std::string& quoted) {
+  const std::string value = percent_decoded(v);
+  if (k == "port") {
+    for (size_t pos = 0; pos <= value.size();) {
+      const size_t comma = std::min(value.find(',', pos), value.size());
+      int64_t port = 0;
+      if (!parse_uint(value.substr(pos, comma - pos), &port) || port < 1 || port > 65535)
+        bad(quoted + ": port must be a decimal number in [1, 65535] (one per host, " +
+            "comma-separated), got " + quote(v));
+      pos = comma + 1;
+    }
+  } else if (k == "sslmode") {
+    static const std::set<std::string> modes = {"disable", "allow",     "prefer",
+                                                "require", "verify-ca", "verify-full"};
+    if (!modes.count(value))
+      bad(quoted + ": sslmode must be one of disable, allow, prefer, require, verify-ca, " +
+          "verify-full, got " + quote(v));
+  }
+}
+
 }  // namespace
 
 bool valid_table_name(const std::string& name) {
@@ -110,6 +131,7 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
     if (own_key(k) && !given.insert(k).second)
       bad(quoted + ": option " + quote(k) + " is given twice");
     if (!kv.empty() && !own_option(k, v, layout, quoted, c)) {
+      check_libpq_option(k, v, quoted);
       passed += (passed.empty() ? "" : "&") + kv;
     }
     if (amp == std::string::npos) break;
