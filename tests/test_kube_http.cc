@@ -8,12 +8,15 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "base/internal.hpp"
 #include "lease/k8s/kube_http.hpp"
+#include "test_util.hpp"
 
 using snowfleet::detail::monotonic_ns;
 using snowfleet::detail::kube::Http;
@@ -22,10 +25,13 @@ using snowfleet::detail::kube::Target;
 
 namespace {
 
-// Answers the i-th connection with replies[i] (one request each, then closes).
+// Answers the i-th connection with replies[i] (one request each, then closes), calling
+// `before_reply(i)` first.
 class ScriptedServer {
  public:
-  explicit ScriptedServer(std::vector<std::string> replies) : replies_(std::move(replies)) {
+  explicit ScriptedServer(std::vector<std::string> replies,
+                          std::function<void(int)> before_reply = nullptr)
+      : replies_(std::move(replies)), before_reply_(std::move(before_reply)) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -51,9 +57,10 @@ class ScriptedServer {
       const int c = accept(fd_, nullptr, nullptr);
       if (c < 0) return;
       read_request(c);
+      if (before_reply_) before_reply_(served_.load());
+      ++served_;  // before the reply: the client may check as soon as it has it
       (void)!write(c, reply.data(), reply.size());
       close(c);
-      ++served_;
     }
   }
   // Reads up to the end of the headers and the body they announce.
@@ -77,6 +84,7 @@ class ScriptedServer {
   }
 
   std::vector<std::string> replies_;
+  std::function<void(int)> before_reply_;
   int fd_ = -1, port_ = 0;
   std::atomic<int> served_{0};
   std::thread thread_;
@@ -107,4 +115,29 @@ TEST_CASE("a request sent again after a 429 reports its first sending as sent",
   CHECK(monotonic_ns() - before >= 2'000'000'000);  // two waits of Retry-After's second
   CHECK(sent >= before);
   CHECK(sent - before < 1'000'000'000);  // the first sending, before the first wait
+}
+
+TEST_CASE("a request sent again after a 401 with a rotated token reports its first sending",
+          "[k8s][etcd-offline]") {
+  const std::string token = snowfleet_test::temp_dir() + "/token";
+  std::ofstream(token) << "first";
+  // The kubelet rotates the token while the first request is on its way: refused (401),
+  // then sent again with the new one after a pause.
+  ScriptedServer server({reply(401, ""), reply(200, "")}, [&token](int i) {
+    if (i > 0) return;
+    std::ofstream(token, std::ios::trunc) << "second";
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  });
+  Target target;
+  target.server = "http://127.0.0.1:" + std::to_string(server.port());
+  target.token_file = token;
+  target.source = "a test server";
+  std::atomic<uint64_t> cancel{0};
+  Http http(target, "k8s-lease://ids", &cancel);
+  const nlohmann::json body = {{"spec", {{"renewTime", "2026-12-07T00:00:00.000000Z"}}}};
+  const int64_t before = monotonic_ns();
+  int64_t sent = 0;
+  CHECK(http.request("PATCH", "/leases/ids-0", &body, 3000, &sent).status == 200);
+  CHECK(server.served() == 2);
+  CHECK(sent - before < 1'000'000'000);  // the first sending, before the server's pause
 }

@@ -93,6 +93,15 @@ TEST_CASE("postgres: passwords never appear in a message", "[node-source][postgr
   CHECK(detail::redact_node_source("postgres://ids@db1/app") == "postgres://ids@db1/app");
   CHECK(detail::redact_node_source("postgres://ids:s3?cret@db1/app?password=x") ==
         "postgres://ids:***@db1/app?password=***");
+  // With no path, an '@' in the query reads as the end of a userinfo too: both readings
+  // are masked.
+  CHECK(detail::redact_node_source("postgres://db?user=me@corp&password=hunter2") ==
+        "postgres://db?user=me@corp&password=***");
+  CHECK(detail::redact_node_source("postgres://db?password=p@ss") == "postgres://db?password=***");
+  CHECK(detail::redact_node_source("postgres://h:5432?password=p@ss") == "postgres://h:***");
+  CHECK(detail::pg::mask_libpq_message("user \"db?password=p\" host \"ss\"",
+                                       "postgres://db?password=p@ss") ==
+        "user \"***\" host \"***\"");
   const Error e = parse_error("postgres://ids:s3cret@db1/app?ttl=0");
   CHECK_THAT(e.what(), !Catch::Contains("s3cret"));
   CHECK(parse("postgres://ids:s3cret@db1/app").conninfo == "postgres://ids:s3cret@db1/app");
@@ -162,7 +171,7 @@ TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-sourc
 
 TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreachable server",
           "[node-source][postgres]") {
-  for (const char* port : {"99999", "0", "abc", "-1", "", "5432,", "5432x"}) {
+  for (const char* port : {"99999", "0", "abc", "-1", "5432x", "5432,x"}) {
     INFO(port);
     const Error e = parse_error(std::string("postgres://h/db?port=") + port);
     CHECK(e.kind() == ErrorKind::kInvalidArgument);
@@ -171,6 +180,10 @@ TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreac
   CHECK(parse("postgres://h1,h2/db?port=5432,5433").conninfo ==
         "postgres://h1,h2/db?port=5432,5433");
   CHECK(parse("postgres://h/db?port=65535").conninfo == "postgres://h/db?port=65535");
+  // An empty port, or an empty item of the list, is libpq's default port.
+  for (const char* port : {"", "5432,", ",5433"})
+    CHECK(parse(std::string("postgres://h1,h2/db?port=") + port).conninfo ==
+          std::string("postgres://h1,h2/db?port=") + port);
   for (const char* mode : {"bogus", "", "Require", "verify_full"}) {
     INFO(mode);
     const Error e = parse_error(std::string("postgres://h/db?sslmode=") + mode);

@@ -299,6 +299,29 @@ class K8sEdits(unittest.TestCase):
             self.assertEqual(decode(int(p.stdout.split()[0]))["node"], node)
         self.assertEqual(self.lease(f"{self.prefix}-{node}")["spec"]["leaseTransitions"], 2**31 - 1)
 
+    def test_takeover_refused_as_invalid_moves_on(self):
+        """The takeover of a free Lease answered 422 (an edit no takeover can make valid, or
+        an admission policy): the claim gives that slot up and takes another, and says why
+        when pinned to it."""
+        p, _ = self.cli(self.source(3))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        node = decode(int(p.stdout.split()[0]))["node"]
+        proxy = self.make_proxy()
+
+        def fault(ex):
+            if ex.method == "PATCH" and b"holderIdentity" in ex.body and b"acquireTime" in ex.body:
+                ex.answer = (422, b'{"kind":"Status","reason":"Invalid","message":'
+                                  b'"Lease.coordination.k8s.io is invalid: spec: refused here"}', {})
+        proxy.fault = fault
+        p, _ = self.cli(self.source(3, kubeconfig=proxy.kubeconfig))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotEqual(decode(int(p.stdout.split()[0]))["node"], node)
+        p, _ = self.cli(self.source(3, f"&node={node}", kubeconfig=proxy.kubeconfig))
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertIn(f"cannot be taken: Lease {self.prefix}-{node}: the API server refused the "
+                      "takeover as invalid (HTTP 422: Lease.coordination.k8s.io is invalid",
+                      p.stderr)
+
     @unittest.expectedFailure  # known: without the genesis nothing fences a re-created slot (docs/fleet.md)
     def test_genesis_deleted_then_slot_deleted(self):
         """Documented as unsafe (fleet.md): the genesis deleted while holders live, then a slot."""

@@ -315,10 +315,9 @@ bool K8sLease::try_slot(int64_t slot, const LeaseView* seen, const Layout& layou
   const Reply r = create ? call("create", "POST", "", &body, &sent)
                          : call("patch", "PATCH", name, &body, &sent);
   if (r.status == 409 || r.status == 404) return false;  // another claimant was first
-  if (r.status == 422) {  // a Lease edited into one this write cannot make valid: try another
-    *skipped = "Lease " + name + ": the API server refused the " +
-               (create ? "creation" : "takeover") +
-               " as invalid (HTTP 422: " + parse_status(r.body).reason + ")";
+  if (r.status == 422 && !create) {  // a Lease edited into one no takeover can make valid
+    *skipped = "Lease " + name + ": the API server refused the takeover as invalid (" +
+               status_text(r.status, r.body) + ")";
     return false;
   }
   if (r.status != 200 && r.status != 201)

@@ -107,6 +107,11 @@ void apply_cluster(const json& c, const std::string& dir, const std::string& whe
   while (!t->server.empty() && t->server.back() == '/') t->server.pop_back();
   if (t->server.rfind("https://", 0) != 0 && t->server.rfind("http://", 0) != 0)
     unavailable(where + ": the cluster's server is not an http:// or https:// URL");
+  // user:password@ is basic auth, which is not supported, and the URL goes into messages.
+  const size_t host = t->server.find("://") + 3;
+  if (t->server.find('@', host) < t->server.find('/', host))
+    unavailable(where + ": the cluster's server URL holds a user name or password (user@host); " +
+                "basic auth is not supported: use a token, tokenFile or a client certificate");
   t->ca_file = resolve(text(c, "certificate-authority"), dir);
   t->ca_pem = decoded(c, "certificate-authority-data", where);
   const std::string insecure = text(c, "insecure-skip-tls-verify");

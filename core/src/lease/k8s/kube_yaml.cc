@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,18 +143,54 @@ json json_document(const std::string& text, const std::string& file) {
                   "; a document starting with '{' is read as JSON)");
 }
 
-// What an error shows of a line: its key (" in 'key: ...'"), never a value, which may be a
-// token or a private key; nothing when the key is not plain text.
+// What an error shows of a line: its key (" in 'key: ...'") when it is one a kubeconfig
+// has, never a value, which may be a token or a private key (a token's continuation line
+// can look like a key too).
 std::string shown(const std::string& text) {
+  static const std::set<std::string> keys = {"apiVersion",
+                                             "args",
+                                             "as",
+                                             "as-groups",
+                                             "as-uid",
+                                             "as-user-extra",
+                                             "auth-provider",
+                                             "certificate-authority",
+                                             "certificate-authority-data",
+                                             "client-certificate",
+                                             "client-certificate-data",
+                                             "client-key",
+                                             "client-key-data",
+                                             "cluster",
+                                             "clusters",
+                                             "command",
+                                             "config",
+                                             "context",
+                                             "contexts",
+                                             "current-context",
+                                             "disable-compression",
+                                             "env",
+                                             "exec",
+                                             "extension",
+                                             "extensions",
+                                             "insecure-skip-tls-verify",
+                                             "kind",
+                                             "name",
+                                             "namespace",
+                                             "password",
+                                             "preferences",
+                                             "proxy-url",
+                                             "server",
+                                             "tls-server-name",
+                                             "token",
+                                             "tokenFile",
+                                             "user",
+                                             "username",
+                                             "users"};
   size_t at = 0;
   while (text.compare(at, 2, "- ") == 0) at += 2;
   size_t colon = text.find(": ", at);
   if (colon == std::string::npos && !text.empty() && text.back() == ':') colon = text.size() - 1;
-  if (colon == std::string::npos || colon <= at || colon - at > 64) return "";
-  for (size_t i = at; i < colon; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (!std::isalnum(c) && c != '-' && c != '_' && c != '.' && c != '/') return "";
-  }
+  if (colon == std::string::npos || !keys.count(text.substr(at, colon - at))) return "";
   return " in " + quote(text.substr(at, colon - at) + ": ...");
 }
 

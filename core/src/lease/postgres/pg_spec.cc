@@ -90,9 +90,10 @@ void check_libpq_option(const std::string& k, const std::string& v, const std::s
     for (size_t pos = 0; pos <= value.size();) {
       const size_t comma = std::min(value.find(',', pos), value.size());
       int64_t port = 0;
-      if (!parse_uint(value.substr(pos, comma - pos), &port) || port < 1 || port > 65535)
-        bad(quoted + ": port must be a decimal number in [1, 65535] (one per host, " +
-            "comma-separated), got " + quote(v));
+      const std::string item = value.substr(pos, comma - pos);  // empty: libpq's default
+      if (!item.empty() && (!parse_uint(item, &port) || port < 1 || port > 65535))
+        bad(quoted + ": port must be a decimal number in [1, 65535] or empty for the " +
+            "default (one per host, comma-separated), got " + quote(v));
       pos = comma + 1;
     }
   } else if (k == "sslmode") {
@@ -148,32 +149,57 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
 
 namespace {
 
-// Where a password sits in `spec` (offset, length): the URI's userinfo password, then the
-// value of every query parameter whose name reads as a secret, in order.
-std::vector<std::pair<size_t, size_t>> secret_spans(const std::string& spec) {
-  std::vector<std::pair<size_t, size_t>> spans;
-  const auto scheme = spec.find("://");
-  if (scheme == std::string::npos) return spans;
-  const size_t start = scheme + 3;
-  // The userinfo ends at an '@' before the first '/', as libpq reads it (a '?' in a
-  // password does not start the query).
-  const size_t end = spec.find('/', start);
-  const size_t at = spec.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
-  const bool userinfo = at != std::string::npos && at >= start && at < end;
-  if (userinfo) {
-    const size_t colon = spec.find(':', start);
-    if (colon < at) spans.emplace_back(colon + 1, at - colon - 1);
+using Spans = std::vector<std::pair<size_t, size_t>>;
+
+// The password of a URI's userinfo when it ends before `end` (from the first ':' to the
+// last '@' before `end`, so both libpq's first '@' and a later one are covered); the '@'
+// in *at (npos: no userinfo).
+void userinfo_password(const std::string& spec, size_t start, size_t end, Spans* spans,
+                       size_t* at) {
+  *at = spec.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+  if (*at == std::string::npos || *at < start || *at >= end) {
+    *at = std::string::npos;
+    return;
   }
-  const size_t qm = spec.find('?', userinfo ? at : start);
+  const size_t colon = spec.find(':', start);
+  if (colon < *at) spans->emplace_back(colon + 1, *at - colon - 1);
+}
+
+// The values of the query parameters after the '?' at `qm` whose names read as secrets.
+void query_secrets(const std::string& spec, size_t qm, Spans* spans) {
   for (size_t pos = qm == std::string::npos ? spec.size() : qm + 1; pos < spec.size();) {
     size_t amp = spec.find('&', pos);
     if (amp == std::string::npos) amp = spec.size();
     const size_t eq = spec.find('=', pos);
     if (eq < amp && pg::secret_key(spec.substr(pos, eq - pos)))
-      spans.emplace_back(eq + 1, amp - eq - 1);
+      spans->emplace_back(eq + 1, amp - eq - 1);
     pos = amp + 1;
   }
-  return spans;
+}
+
+// Where a password may sit in `spec` (offset, length; ascending and disjoint). A '?' before
+// the userinfo's '@' reads two ways: libpq ends the userinfo at the first '/' only (the '?'
+// is the password's), while an '@' in the query ends it there when the URI has no path; the
+// spans cover both readings.
+Spans secret_spans(const std::string& spec) {
+  Spans spans;
+  const auto scheme = spec.find("://");
+  if (scheme == std::string::npos) return spans;
+  const size_t start = scheme + 3, slash = spec.find('/', start);
+  size_t at_path = std::string::npos, at_query = std::string::npos;
+  userinfo_password(spec, start, slash, &spans, &at_path);
+  userinfo_password(spec, start, std::min(slash, spec.find('?', start)), &spans, &at_query);
+  query_secrets(spec, spec.find('?', start), &spans);
+  if (at_path != std::string::npos) query_secrets(spec, spec.find('?', at_path), &spans);
+  std::sort(spans.begin(), spans.end());
+  Spans merged;
+  for (const auto& [off, len] : spans) {
+    if (!merged.empty() && off <= merged.back().first + merged.back().second)
+      merged.back().second = std::max(merged.back().second, off + len - merged.back().first);
+    else
+      merged.emplace_back(off, len);
+  }
+  return merged;
 }
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
@@ -182,8 +208,10 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
     text.replace(pos, from.size(), to);
 }
 
-// Whether libpq may split the URI's userinfo elsewhere than secret_spans does (libpq ends it
-// at the first '@' before the first '/', secret_spans at the last).
+// Whether libpq may split the URI's userinfo elsewhere than secret_spans does: libpq ends it
+// at the first '@' before the first '/', secret_spans at the last; and a '?' before that '@'
+// is libpq's userinfo but the spec's query (parts of a query's password can then reach
+// libpq's messages as a user or host name).
 bool userinfo_ambiguous(const std::string& uri) {
   const auto scheme = uri.find("://");
   if (scheme == std::string::npos) return false;
@@ -193,7 +221,7 @@ bool userinfo_ambiguous(const std::string& uri) {
       uri.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
   const size_t at = authority.find('@');
   if (at == std::string::npos) return false;
-  return authority.find('@', at + 1) != std::string::npos;
+  return authority.find('@', at + 1) != std::string::npos || authority.find('?') < at;
 }
 
 // `message` with every double-quoted text replaced by the mask.
