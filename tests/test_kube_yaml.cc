@@ -189,6 +189,17 @@ TEST_CASE("kubeconfig: unsupported users and missing credentials are refused by 
   const snowfleet::Error none = error_of([&] { find_target({"", ""}, "", "", "", dir); });
   CHECK(none.kind() == snowfleet::ErrorKind::kNodeIdUnavailable);
   CHECK_THAT(none.what(), Catch::Contains("no Kubernetes credentials"));
+  CHECK_THAT(none.what(), Catch::Contains("$KUBECONFIG unset"));
+  // What is missing is named as it is: a $KUBECONFIG of no file, half an in-cluster
+  // environment, every file of a $KUBECONFIG that names some.
+  const std::string half =
+      error_of([&] { find_target({"", ""}, ":", "10.0.0.1", "", dir); }).what();
+  CHECK_THAT(half, Catch::Contains("$KUBECONFIG naming no file"));
+  CHECK_THAT(half,
+             Catch::Contains("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT not both set"));
+  CHECK_THAT(error_of([&] { find_target({"", ""}, "/nonexistent:/alsonot", "", "", dir); }).what(),
+             Catch::Contains("no kubeconfig among $KUBECONFIG's files ('/nonexistent', "
+                             "'/alsonot'): none can be read"));
   const std::string broken = write(dir, "broken", "a: &x\n");
   CHECK_THAT(error_of([&] {
                find_target({broken, ""}, "", "", "", "");

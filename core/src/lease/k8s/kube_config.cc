@@ -162,7 +162,11 @@ Target load_kubeconfigs(const std::vector<std::string>& files, const std::string
     }
     read.push_back(f);
   }
-  if (configs.empty()) unavailable("no kubeconfig among " + quote(files.front()));
+  if (configs.empty()) {
+    std::string names;
+    for (const std::string& f : files) names += (names.empty() ? "" : ", ") + quote(f);
+    unavailable("no kubeconfig among $KUBECONFIG's files (" + names + "): none can be read");
+  }
   return target_from_kubeconfig(read, configs, context);
 }
 
@@ -238,10 +242,10 @@ Target find_target(const Where& where, const std::string& kubeconfig_env,
   const std::string config = home + "/.kube/config";
   std::string body;
   if (home.empty() || !read_file(config, &body))
-    unavailable(
-        "no Kubernetes credentials: no kubeconfig= option, $KUBECONFIG unset, not "
-        "in-cluster (KUBERNETES_SERVICE_HOST unset) and no " +
-        quote(config));
+    unavailable("no Kubernetes credentials: no kubeconfig= option, $KUBECONFIG " +
+                std::string(kubeconfig_env.empty() ? "unset" : "naming no file") +
+                ", not in-cluster (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT " +
+                (service_host.empty() ? "unset" : "not both set") + ") and no " + quote(config));
   return load_kubeconfigs({config}, where.context, true);
 }
 
