@@ -422,7 +422,15 @@ TEST_CASE("kubeconfig: JSON that is not valid is refused naming the file and whe
   CHECK_THAT(yaml_error("{\"token\": " + secret + "}"),
              Catch::Contains("/k/config line 1: ") && !Catch::Contains("SECRET"));
   CHECK_THAT(yaml_error("{\"token\": \"a\", \"token\": \"" + secret + "\"}"),
-             Catch::Contains("the key 'token' appears twice") && !Catch::Contains("SECRET"));
+             Catch::Contains("/k/config line 1: the key 'token' appears twice") &&
+                 !Catch::Contains("SECRET"));
+  // A duplicate is named by its line (the key's second use as a key in its object), and a
+  // long key is not repeated in the message.
+  CHECK(yaml_error("{\"a\": {\"k\": 1},\n \"b\": {\"k\": 1,\n \"v\": \"k\",\n \"k\" : 2}}") ==
+        "/k/config line 4: the key 'k' appears twice in one object");
+  const std::string long_key = "\"" + repeat("k", 2000) + "\"";
+  CHECK(yaml_error("{" + long_key + ": 1,\n" + long_key + ": 2}") ==
+        "/k/config line 2: a key appears twice in one object");
   CHECK_THAT(yaml_error("{\"a\": 1}\nb: 2\n"), Catch::Contains("line 2: "));
   CHECK_THAT(yaml_error("{\"a\": " + repeat("[", 100000) + repeat("]", 100000) + "}"),
              Catch::Contains("line 1: ") && Catch::Contains("nested deeper than 64"));

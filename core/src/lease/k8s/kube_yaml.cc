@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -61,6 +62,7 @@ class JsonTree : public nlohmann::json_sax<json> {
   bool syntax_error = false;
   size_t error_at = 0;    // the byte after the one the parser stopped at
   std::string duplicate;  // the key that appeared twice
+  size_t duplicate_seen = 0;  // how many times it had been read as a key, in any object
 
   bool null() override { return put(nullptr); }
   bool boolean(bool v) override { return put(v); }
@@ -74,8 +76,10 @@ class JsonTree : public nlohmann::json_sax<json> {
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
   bool key(string_t& k) override {
+    const size_t seen = keys_seen_[k]++;
     if (stack_.back()->contains(k)) {
       duplicate = k;
+      duplicate_seen = seen;
       return false;
     }
     key_ = std::move(k);
@@ -118,7 +122,26 @@ class JsonTree : public nlohmann::json_sax<json> {
 
   std::vector<json*> stack_;  // the collections open, innermost last
   std::string key_;           // the key of the value that comes next in an object
+  std::map<std::string, size_t> keys_seen_;
 };
+
+// Where the key read `seen` times before, as "key" followed by ':' (SAX gives keys no
+// position): the byte of its next such occurrence in `text`, 0 when it is written another
+// way (escaped).
+size_t key_at(const std::string& text, const std::string& key, size_t seen) {
+  const std::string quoted = "\"" + key + "\"";
+  for (size_t at = text.find(quoted); at != std::string::npos; at = text.find(quoted, at + 1)) {
+    const size_t colon = text.find_first_not_of(" \t\r\n", at + quoted.size());
+    if (colon < text.size() && text[colon] == ':' && seen-- == 0) return at;
+  }
+  return 0;
+}
+
+// A duplicate key, named when it is short (a key of any length is valid JSON).
+std::string twice(const std::string& key) {
+  return key.size() <= 64 ? "the key " + quote(key) + " appears twice in one object"
+                          : "a key appears twice in one object";
+}
 
 // The 1-based line of byte `at` of `text`.
 size_t line_of(const std::string& text, size_t at) {
@@ -137,7 +160,8 @@ json json_document(const std::string& text, const std::string& file) {
   JsonTree tree;
   if (json::sax_parse(text, &tree)) return std::move(tree.root);
   if (!tree.syntax_error)
-    throw YamlError(file + ": the key " + quote(tree.duplicate) + " appears twice");
+    throw YamlError(at_line(key_at(text, tree.duplicate, tree.duplicate_seen)) +
+                    twice(tree.duplicate));
   const size_t at = tree.error_at > 0 ? tree.error_at - 1 : 0;
   throw YamlError(at_line(at) + "not valid JSON (byte " + std::to_string(at + 1) +
                   "; a document starting with '{' is read as JSON)");
@@ -455,7 +479,7 @@ json Parser::flow(const std::string& s, const Line& l) const {
   if (too_deep_at(s, kMaxDepth - depth_) != std::string_view::npos) fail(l, too_deep());
   JsonTree tree;
   if (json::sax_parse(s, &tree)) return std::move(tree.root);
-  if (!tree.syntax_error) fail(l, "the key " + quote(tree.duplicate) + " appears twice");
+  if (!tree.syntax_error) fail(l, twice(tree.duplicate));
   fail(l, "a flow collection that is not JSON on one line (only JSON-style flow is read)");
 }
 
