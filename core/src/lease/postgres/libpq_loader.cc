@@ -6,6 +6,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "base/quote.hpp"
 #include "snowfleet/errors.hpp"
@@ -89,7 +90,10 @@ const Libpq& load_libpq(const std::string& spec) {
 
 std::string set_libpq_library_for_test(std::string name) {
   std::lock_guard<std::mutex> lock(g_mu);
-  g_api.store(nullptr, std::memory_order_release);
+  // Connections may still call through the table: kept, and reachable (no leak report).
+  static auto* retired = new std::vector<const Libpq*>;  // never destroyed, as the tables
+  if (const Libpq* api = g_api.exchange(nullptr, std::memory_order_acq_rel))
+    retired->push_back(api);
   std::swap(g_library, name);
   return name;
 }
