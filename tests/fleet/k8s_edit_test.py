@@ -2,8 +2,9 @@
 """k8s-lease:// under faults injected through a plain-HTTP proxy (tests/fleet/k8s_fault_proxy.py)
 in front of a real kube-apiserver, and under hand edits of the Leases by an admin. Each test
 states the fault. Those marked expectedFailure are known limits (docs/fleet.md,
-docs/lease-engines.md): a restored or re-created Lease without the genesis fence, every
-create conflicting, the write rate.
+docs/lease-engines.md): a re-created Lease without the genesis fence, every create
+conflicting, the write rate. A slot Lease restored from an older copy is a known limit too,
+asserted as measured (its race is decided in the test, so the outcome is not left to timing).
 
     k=/root/.cache/snowfleet/kube-ea30db9e29e0794e
     KUBE_APISERVER=$k/kube-apiserver KUBECLIENT=$k/kubeclient ETCD_BIN=$(command -v etcd) \
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -372,19 +374,43 @@ class K8sEdits(unittest.TestCase):
         self.assertGreater(m, int(time.time() * 1000), "the holder did not restore its mark")
         self.assertClean()
 
-    @unittest.expectedFailure  # known: a restored slot Lease reads as an expired one (docs/lease-engines.md)
     def test_slot_lease_restored_from_an_older_copy(self):
-        """A restore (Velero-style: delete, then create the saved object) puts back the
-        holder's own Lease as it was TTL + 3 s ago: same holder, an old renewTime, a lower
-        mark. A newcomer finds it expired and takes it over (a takeover: no fence) while the
-        holder still mints until its next write gets 409. Documented in lease-engines.md as
-        indistinguishable from an expiry; this measures it."""
-        a = self.worker(3, seconds=30)
+        """A known limit, asserted as documented (docs/lease-engines.md: a Lease restored to
+        an older holder that looks expired is indistinguishable from a real expiry). A
+        restore (Velero-style: delete, then create the saved object) puts back the holder's
+        own Lease as it was TTL + 2.5 s ago: same holder, an old renewTime, a lower mark. A
+        newcomer takes it over (a takeover: no fence) while the holder mints on until its
+        next write gets 409: ids below the holder's persisted mark, and two holders at once.
+
+        The restore lands just after one of the holder's writes, and the holder's next
+        writes are held back (in a proxy) until the newcomer has claimed: the race the
+        restore opens is decided for the newcomer. Left to itself, the holder's next write
+        (at most about 0.5 s later) finds its own restored Lease, adopts it, and the
+        newcomer finds the slot held, about half the time. If this test fails, the limit is
+        gone: update lease-engines.md, and assert a clean history here."""
+        p = self.make_proxy()
+        armed, release = threading.Event(), threading.Event()
+        let_through = []  # the holder's one write after arming, before the restore
+
+        def fault(ex):
+            if ex.method != "PATCH" or not armed.is_set():
+                return
+            if not let_through:
+                let_through.append(ex)
+            else:
+                release.wait(30)
+        p.fault = fault
+        a = self.worker(3, seconds=30, kubeconfig=p.kubeconfig)
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.snapshot()[:3])
         name = f"{self.prefix}-{node}"
         saved = self.lease(name)
-        time.sleep(3 + 1.0 + 1.5)
+        time.sleep(3 + 2.5)
+        armed.set()
+        deadline = time.monotonic() + 10
+        while not (let_through and let_through[0].status) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        self.assertTrue(let_through and let_through[0].status == 200, "the holder wrote nothing")
         md = saved["metadata"]
         copy = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
                 "metadata": {"name": md["name"], "labels": md.get("labels", {}),
@@ -394,10 +420,15 @@ class K8sEdits(unittest.TestCase):
         self.kube.must("POST", self.kube.lease_path(), copy)
         b = self.worker(3, f"&node={node}", seconds=6)
         got = b.node()
+        time.sleep(0.5)  # the newcomer mints while the holder's write waits
+        release.set()
         time.sleep(3)
         r, dups = self.report()
         print(f"  newcomer got {got}; holder errors {a.errors()[:1]}", flush=True)
-        self.assertEqual((r.violations[:4], dups), ([], 0), r.summary())
+        self.assertEqual(got, node, b.snapshot()[:3])
+        self.assertTrue(any("LEASE_LOST" in e for e in a.errors()), a.snapshot()[-3:])
+        kinds = {v.split(":")[0] for v in r.violations}
+        self.assertLessEqual({"below mark", "overlap"}, kinds, r.summary())
 
     def test_token_file_rotated_and_ca_mismatch(self):
         d = tempfile.mkdtemp(dir=self.kube.dir)
