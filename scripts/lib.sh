@@ -16,12 +16,15 @@ apt_install() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "installing Debian packages: ${missing[*]}"
+  # Two test areas may install at once (scripts/test.sh runs part of the fleet area in the
+  # background): one apt at a time, each waiting for dpkg's lock rather than failing on it.
+  local lock=(flock /var/lock/snowfleet-apt.lock)
   if [ -z "${SNOWFLEET_APT_UPDATED:-}" ]; then
-    as_root apt-get update -qq >/dev/null
+    as_root "${lock[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
     export SNOWFLEET_APT_UPDATED=1
   fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  as_root "${lock[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+    install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # pip_install PKG...: installs into the current python3 (quietly; no-op when present).
