@@ -200,6 +200,42 @@ TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreac
   CHECK(e.kind() == ErrorKind::kInvalidArgument);
 }
 
+TEST_CASE("postgres: a '?' or ',' in the password is the password's, as libpq reads the URI",
+          "[node-source][postgres]") {
+  // libpq ends the userinfo at the first '@' before the first '/': the query starts after it.
+  const auto c = parse("postgres://u:pa?ss,w@h:5433/db?ttl=7&application_name=x");
+  CHECK(c.conninfo == "postgres://u:pa?ss,w@h:5433/db?application_name=x");
+  CHECK(c.ttl_s == 7);
+  CHECK(parse("postgres://u:p?w@h?ttl=3").ttl_s == 3);
+  CHECK(parse("postgres://h/db?ttl=4&options=a@b").ttl_s == 4);
+}
+
+TEST_CASE("postgres: a bad port in the host list is an invalid argument naming it",
+          "[node-source][postgres]") {
+  for (const char* uri : {"postgres://h:99999/db", "postgres://h:0", "postgres://h1:5432,h2:x/db",
+                          "postgres://[::1]:70000/db", "postgres://u:pw@h:5432x?ttl=5"}) {
+    INFO(uri);
+    const Error e = parse_error(uri);
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("port must be a decimal number in [1, 65535]"));
+  }
+  CHECK_THAT(parse_error("postgres://h1,h2:99999/db").what(), Catch::Contains("got '99999'"));
+  for (const char* uri :
+       {"postgres://h:5432/db", "postgres://[::1]:5432,h2:,h3/db", "postgres://u:pw@[::1]/db",
+        "postgres://u:p:w@h:1/db", "postgres:///db", "postgres://h:%35432/db"}) {
+    INFO(uri);
+    CHECK(parse(uri).conninfo == uri);
+  }
+}
+
+TEST_CASE("postgres: a port libpq would read out of a password is not shown",
+          "[node-source][postgres]") {
+  // An unencoded '@' after a '/': libpq finds no userinfo and reads "u:secret" as host:port.
+  const Error e = parse_error("postgres://u:secret/x@h/db?password=p2");
+  CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  CHECK_THAT(e.what(), !Catch::Contains("secret") && !Catch::Contains("p2"));
+}
+
 TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {
   const std::string real = detail::pg::set_libpq_library_for_test("libsnowfleet-no-pq.so.5");
   const Error e =

@@ -41,6 +41,9 @@ std::string percent_decoded(const std::string& s) {
   return out;
 }
 
+using Spans = std::vector<std::pair<size_t, size_t>>;
+Spans secret_spans(const std::string& spec);
+
 }  // namespace
 
 namespace pg {
@@ -83,17 +86,21 @@ bool own_option(const std::string& k, const std::string& v, const Layout& layout
   return true;
 }
 
+// One host's port (percent-decoded), `written` as the spec has it: empty is libpq's default.
+void check_port(const std::string& item, const std::string& written, const std::string& quoted) {
+  int64_t port = 0;
+  if (!item.empty() && (!parse_uint(item, &port) || port < 1 || port > 65535))
+    bad(quoted + ": port must be a decimal number in [1, 65535] or empty for the " +
+        "default (one per host, comma-separated), got " + quote(written));
+}
+
 // libpq's port and sslmode, checked here: a typo is the spec's error, not a failed connect.
 void check_libpq_option(const std::string& k, const std::string& v, const std::string& quoted) {
   const std::string value = percent_decoded(v);
   if (k == "port") {
     for (size_t pos = 0; pos <= value.size();) {
       const size_t comma = std::min(value.find(',', pos), value.size());
-      int64_t port = 0;
-      const std::string item = value.substr(pos, comma - pos);  // empty: libpq's default
-      if (!item.empty() && (!parse_uint(item, &port) || port < 1 || port > 65535))
-        bad(quoted + ": port must be a decimal number in [1, 65535] or empty for the " +
-            "default (one per host, comma-separated), got " + quote(v));
+      check_port(value.substr(pos, comma - pos), v, quoted);
       pos = comma + 1;
     }
   } else if (k == "sslmode") {
@@ -105,23 +112,46 @@ void check_libpq_option(const std::string& k, const std::string& v, const std::s
   }
 }
 
-}  // namespace
-
-bool valid_table_name(const std::string& name) {
-  const auto dot = name.find('.');
-  if (dot == std::string::npos) return valid_identifier(name);
-  return valid_identifier(name.substr(0, dot)) && valid_identifier(name.substr(dot + 1));
+// Where the URI's host list starts, as libpq reads it (npos: not a URI): after the
+// userinfo, which ends at the first '@' before the first '/' (a '?' or ',' before that '@'
+// is the userinfo's, as in a password "pa?ss").
+size_t hosts_start(const std::string& spec) {
+  const auto scheme = spec.find("://");
+  if (scheme == std::string::npos) return std::string::npos;
+  const size_t start = scheme + 3, at = spec.find_first_of("@/", start);
+  return at != std::string::npos && spec[at] == '@' ? at + 1 : start;
 }
 
-PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout) {
-  PostgresConfig c;
-  c.text = redact_postgres_spec(spec);
-  const std::string quoted = "node source " + quote(c.text);
-  const auto q = spec.find('?');
-  c.conninfo = spec.substr(0, q);
-  if (q == std::string::npos) return c;
-  const std::string query = spec.substr(q + 1);
-  std::string passed;  // the libpq parameters, in their order
+// `spec`'s text at [off, off + len), or the mask when a password may sit there (a URI
+// whose userinfo libpq cannot find reads part of the password as a host or port).
+std::string shown(const std::string& spec, size_t off, size_t len) {
+  for (const auto& [s_off, s_len] : secret_spans(spec))
+    if (s_off < off + len && off < s_off + s_len) return kMask;
+  return spec.substr(off, len);
+}
+
+// The ports of the host list "host[:port],[ipv6]:port,..." from `from` to the first '/' or
+// '?' (libpq's default port for a host without one).
+void check_host_ports(const std::string& spec, size_t from, const std::string& quoted) {
+  const size_t end = std::min(spec.find_first_of("/?", from), spec.size());
+  for (size_t pos = from; pos <= end;) {
+    const size_t comma = std::min(spec.find(',', pos), end);
+    const std::string host = spec.substr(pos, comma - pos);
+    const size_t after = host.empty() || host[0] != '[' ? 0 : host.find(']');
+    const size_t colon = host.find(':', after == std::string::npos ? host.size() : after);
+    if (colon != std::string::npos) {
+      const std::string port = host.substr(colon + 1);
+      check_port(percent_decoded(port), shown(spec, pos + colon + 1, port.size()), quoted);
+    }
+    pos = comma + 1;
+  }
+}
+
+// Applies snowfleet's options of `query` to `c` and checks libpq's; returns libpq's, in
+// their order.
+std::string take_options(const std::string& query, const Layout& layout, const std::string& quoted,
+                         PostgresConfig& c) {
+  std::string passed;
   std::set<std::string> given;
   for (size_t pos = 0; pos <= query.size();) {
     const auto amp = query.find('&', pos);
@@ -138,6 +168,27 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
     if (amp == std::string::npos) break;
     pos = amp + 1;
   }
+  return passed;
+}
+
+}  // namespace
+
+bool valid_table_name(const std::string& name) {
+  const auto dot = name.find('.');
+  if (dot == std::string::npos) return valid_identifier(name);
+  return valid_identifier(name.substr(0, dot)) && valid_identifier(name.substr(dot + 1));
+}
+
+PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout) {
+  PostgresConfig c;
+  c.text = redact_postgres_spec(spec);
+  const std::string quoted = "node source " + quote(c.text);
+  const size_t hosts = hosts_start(spec);
+  if (hosts != std::string::npos) check_host_ports(spec, hosts, quoted);
+  const auto q = spec.find('?', hosts == std::string::npos ? 0 : hosts);
+  c.conninfo = spec.substr(0, q);
+  if (q == std::string::npos) return c;
+  const std::string passed = take_options(spec.substr(q + 1), layout, quoted, c);
   if (!passed.empty()) c.conninfo += "?" + passed;
   if (c.max_ttl_s != 0 && c.ttl_s > c.max_ttl_s)
     bad(quoted + ": ttl=" + std::to_string(c.ttl_s) + " is above max_ttl=" +
@@ -148,8 +199,6 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
 }  // namespace pg
 
 namespace {
-
-using Spans = std::vector<std::pair<size_t, size_t>>;
 
 // The password of a URI's userinfo when it ends before `end` (from the first ':' to the
 // last '@' before `end`, so both libpq's first '@' and a later one are covered); the '@'
@@ -180,7 +229,7 @@ void query_secrets(const std::string& spec, size_t qm, Spans* spans) {
 // Where a password may sit in `spec` (offset, length; ascending and disjoint). A '?' before
 // the userinfo's '@' reads two ways: libpq ends the userinfo at the first '/' only (the '?'
 // is the password's), while an '@' in the query ends it there when the URI has no path; the
-// spans cover both readings.
+// spans cover both readings, and an '@' only after the first '/' too.
 Spans secret_spans(const std::string& spec) {
   Spans spans;
   const auto scheme = spec.find("://");
@@ -189,6 +238,12 @@ Spans secret_spans(const std::string& spec) {
   size_t at_path = std::string::npos, at_query = std::string::npos;
   userinfo_password(spec, start, slash, &spans, &at_path);
   userinfo_password(spec, start, std::min(slash, spec.find('?', start)), &spans, &at_query);
+  if (at_path == std::string::npos && at_query == std::string::npos) {
+    // No '@' before the first '/', yet one further on: an unencoded '/' in a password (libpq
+    // then reads the text after the ':' as a port).
+    size_t at_later = std::string::npos;
+    userinfo_password(spec, start, std::string::npos, &spans, &at_later);
+  }
   query_secrets(spec, spec.find('?', start), &spans);
   if (at_path != std::string::npos) query_secrets(spec, spec.find('?', at_path), &spans);
   std::sort(spans.begin(), spans.end());
