@@ -316,6 +316,10 @@ TEST_CASE(
   raced.prev_epoch = 1;
   CHECK(detail::pg::claim_start_ms(raced, wall, 30000) == wall + 30000 + 2000);
   CHECK(detail::pg::claim_start_ms(restored, 1, 5000) == r.server_ms + 12000);
+  // A ttl_ms set by hand past the longest TTL a member may take (3600 s) fences by that.
+  ClaimRow edited = restored;
+  edited.longest_ttl_ms = 2147483647;
+  CHECK(detail::pg::claim_start_ms(edited, wall, 5000) == wall + 3600000 + 2000);
 }
 
 TEST_CASE("postgres: max_ttl states the table's TTL bound, at least the spec's ttl",

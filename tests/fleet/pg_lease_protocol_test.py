@@ -48,7 +48,7 @@ VALUES (:slot, :'holder', now() + :ttl_ms * interval '1 millisecond', :ttl_ms, 1
 ON CONFLICT (slot) DO UPDATE
    SET holder = excluded.holder, expires_at = excluded.expires_at, ttl_ms = excluded.ttl_ms,
        epoch = s.epoch + 1, written_xid = excluded.written_xid, timeline = excluded.timeline
- WHERE s.expires_at < now()
+ WHERE s.expires_at < now() AND s.epoch < 9223372036854775807
 RETURNING s.epoch, s.mark_ms, s.xmax = 0 AS inserted,
           (SELECT epoch FROM prev) AS prev_epoch, (SELECT intact FROM prev) AS prev_intact,
           (SELECT timeline FROM prev) AS prev_timeline, s.timeline,

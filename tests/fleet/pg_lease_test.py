@@ -203,6 +203,32 @@ class PostgresLeases(unittest.TestCase):
         self.assertIn(f"slot {node} of table {self.table} is held by another process", p.stderr)
         self.check()
 
+    def test_rows_edited_to_the_limits_are_passed_over_or_bounded(self):
+        """Hand edits at the columns' limits: a row whose epoch is 2^63 - 1 cannot be
+        claimed (its epoch cannot grow), so claims take another slot; a ttl_ms of 2^31 - 1
+        (no member leases for longer than 3600 s) fences a claim by 3602 s at most."""
+        layout = "41.2.20@1704067200000"  # 4 slots
+        cli = [CLI, "next", "--layout", layout, "--node-source", self.source()]
+        p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        psql(f"UPDATE {self.table} SET epoch = 9223372036854775807 WHERE slot <> 2")
+        for _ in range(5):
+            # Slot 2's mark back to 0 as snowfleet would write it (written_xid = xmin: no
+            # rollback), so the claim need not wait out the last one's.
+            psql(f"UPDATE {self.table} SET mark_ms = 0, written_xid = pg_current_xact_id() "
+                 "WHERE slot = 2")
+            p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual((int(p.stdout) >> 20) & 3, 2)
+        psql(f"UPDATE {self.table} SET epoch = 0, ttl_ms = 2147483647")  # also a rollback
+        p = subprocess.run(cli + ["--max-wait-ms", "0"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("CLOCK_MOVED_BACKWARDS", p.stderr)
+        # The fence, and the mark written a TTL ahead of it.
+        mark = int(psql(f"SELECT max(mark_ms) FROM {self.table}"))
+        self.assertLess(mark, time.time() * 1000 + (3602 + TTL + 5) * 1000, p.stderr)
+
     def mint_through(self, fault, hold=TTL + 1.0):
         ws = [self.worker(), self.worker()]
         self.assertNotIn(None, [w.node() for w in ws], [w.snapshot()[:2] for w in ws])

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "base/strict_int.hpp"
+#include "lease/spec_options.hpp"
 
 namespace snowfleet {
 namespace detail {
@@ -58,7 +59,10 @@ std::string create_sql(const std::string& t, int64_t slots) {
 }
 
 std::string held_sql(const std::string& t) {
-  return "SELECT slot FROM " + t + " WHERE slot <= $1::integer AND expires_at >= now()";
+  // A row whose epoch cannot grow (set to the largest by hand) cannot be claimed: as held.
+  return "SELECT slot FROM " + t +
+         " WHERE slot <= $1::integer AND (expires_at >= now() OR epoch = " +
+         std::to_string(std::numeric_limits<int64_t>::max()) + ")";
 }
 
 std::string claim_sql(const std::string& t) {
@@ -78,7 +82,9 @@ std::string claim_sql(const std::string& t) {
          "ttl_ms = excluded.ttl_ms,\n"
          "       epoch = s.epoch + 1, written_xid = excluded.written_xid, "
          "timeline = excluded.timeline\n"
-         " WHERE s.expires_at < now()\n"
+         " WHERE s.expires_at < now() AND s.epoch < " +
+         std::to_string(std::numeric_limits<int64_t>::max()) +
+         "\n"
          "RETURNING s.epoch, s.mark_ms, s.xmax = 0 AS inserted,\n"
          "          (SELECT epoch FROM prev) AS prev_epoch, (SELECT intact FROM prev) AS "
          "prev_intact,\n"
@@ -163,8 +169,9 @@ std::string rollback_evidence(const ClaimRow& r) {
 
 int64_t claim_start_ms(const ClaimRow& r, int64_t wall_ms, int64_t ttl_ms) {
   if (rollback_evidence(r).empty()) return r.mark_ms;
-  // Bounded: ttl_ms columns are integers (< 2^31), wall_ms a clock reading.
-  const int64_t longest = std::max(ttl_ms, r.longest_ttl_ms);
+  // No member leases for longer than kMaxTtlS: a ttl_ms above it (a hand edit) fences
+  // nobody's deadline, and would write a mark days ahead as the slot's.
+  const int64_t longest = std::min(std::max(ttl_ms, r.longest_ttl_ms), kMaxTtlS * 1000);
   return std::max(r.mark_ms, std::max(wall_ms, r.server_ms) + longest + 2000);
 }
 

@@ -27,7 +27,8 @@ using Row = std::vector<std::optional<std::string>>;
 /// The statements, for `table` (a name pg_spec.hpp accepted). Parameters: claim $1 slot,
 /// $2 holder, $3 ttl_ms; renew and release $1 slot, $2 holder, $3 epoch, $4 mark_ms.
 std::string create_sql(const std::string& table, int64_t slots);
-std::string held_sql(const std::string& table);  ///< $1 the highest slot: the slots held now
+/// $1 the highest slot: the slots held now, and those whose epoch cannot grow (a hand edit).
+std::string held_sql(const std::string& table);
 std::string claim_sql(const std::string& table);
 std::string renew_sql(const std::string& table);
 std::string release_sql(const std::string& table);
