@@ -27,7 +27,7 @@ passed=() failed=() times=()
 logs=$(mktemp -d)
 kube_prefetch=
 fleet_lane=
-trap 'rm -rf "$logs"; for g in $kube_prefetch $fleet_lane; do kill -- "-$g" 2>/dev/null || true; done' EXIT
+trap 'for g in $kube_prefetch $fleet_lane; do kill -- "-$g" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 # The fleet area's Kubernetes part needs a kube-apiserver built from source (minutes of CPU
 # on a cold Go cache). It is built from the start of the run, in the background, in the idle
 # scheduling class: it takes only CPU time no build or test wants, and a waking test preempts
@@ -45,13 +45,18 @@ fi
 # that follow, which run at nice 10 meanwhile so that those suites see the latencies of an
 # idle machine. The fleet area's turn waits for them, prints their output, then runs its
 # `polyglot` part (the packages those areas built). SNOWFLEET_FLEET_LANE=0 runs the fleet
-# area whole in its turn. (setsid: one process group, stopped whole if the run ends first.)
+# area whole in its turn, as does a failed core area or SNOWFLEET_K8S=only. (setsid: one
+# process group, stopped whole if the run ends first.)
 lane_wanted=
-if [[ " ${areas[*]} " == *" core "*" fleet "* ]] && [ "${SNOWFLEET_FLEET_LANE:-1}" = 1 ]; then
+if [[ " ${areas[*]} " == *" core "*" fleet "* ]] && [ "${SNOWFLEET_FLEET_LANE:-1}" != 0 ] &&
+  [ "${SNOWFLEET_K8S:-1}" != only ]; then
   lane_wanted=1
 fi
 lane_start=0 lane_rc=0
 start_fleet_lane() {
+  [ "$lane_start" = 0 ] || return 0  # once
+  # Its Debian packages here, where sudo may ask for a password (a failure shows in the lane).
+  bash "$here/test/fleet.sh" --deps-only >/dev/null || true
   lane_start=$SECONDS
   SNOWFLEET_FLEET_PARTS="stores k8s" setsid bash -c 'bash "$1"; rc=$?; echo "$SECONDS" >"$2"; exit $rc' \
     fleet-lane "$here/test/fleet.sh" "$logs/fleet-lane-seconds" >"$logs/fleet-lane" 2>&1 &
@@ -67,11 +72,21 @@ run_area() {
   if [ "$area" = fleet ] && [ -f "$logs/fleet-lane" ]; then
     printf '(fleet: its stores and k8s parts ran in the background from %d s, rc %d:)\n' \
       "$lane_start" "$lane_rc"
-    cat "$logs/fleet-lane"
+    mv "$logs/fleet-lane" "$logs/fleet-lane.shown"  # shown once
+    cat "$logs/fleet-lane.shown"
     SNOWFLEET_FLEET_PARTS=polyglot bash "$script" || rc=$?
+    # The end of a failed lane again, where the run's summary (the log's last lines) shows it.
+    if [ "$lane_rc" != 0 ]; then
+      printf '(fleet: the stores and k8s parts failed, rc %d; their last lines:)\n' "$lane_rc"
+      tail -n 12 "$logs/fleet-lane.shown"
+    fi
     return "$rc"
   fi
-  if [ -n "$fleet_lane" ]; then nice -n 10 bash "$script"; else bash "$script"; fi
+  if [ -n "$fleet_lane" ] && [ ! -f "$logs/fleet-lane-seconds" ]; then
+    nice -n 10 bash "$script"
+  else
+    bash "$script"
+  fi
 }
 for area in "${areas[@]}"; do
   script="$here/test/$area.sh"
@@ -89,7 +104,11 @@ for area in "${areas[@]}"; do
     times+=("fleet-lane $(cat "$logs/fleet-lane-seconds" 2>/dev/null || echo ?)s (in the background from ${lane_start}s)")
   fi
   if run_area "$area" "$script" 2>&1 | tee "$logs/$area"; then passed+=("$area"); else failed+=("$area"); fi
-  if [ "$area" = core ] && [ -n "$lane_wanted" ]; then start_fleet_lane; fi
+  # The lane, once the core area has built what it needs (not after a failed core area: the
+  # fleet area then runs whole in its turn).
+  if [ "$area" = core ] && [ -n "$lane_wanted" ] && [[ " ${failed[*]-} " != *" core "* ]]; then
+    start_fleet_lane
+  fi
   # Where a run's time goes, in its last lines (CI shows the end of the log).
   read -r busy1 all1 < <(cpu_ticks)
   times+=("$area $((SECONDS - start))s (CPU $(((busy1 - busy0) * 100 / (all1 - all0 + 1)))% busy)")
