@@ -2,7 +2,7 @@
 # Every test of the project, on a fresh Debian 12 machine (run as root or with sudo):
 # installs what it needs, builds each package the way a user would, runs each suite.
 #   bash scripts/test.sh            # everything
-#   bash scripts/test.sh core node  # some areas (core python node java go rust frameworks fleet sql)
+#   bash scripts/test.sh core node  # some areas (core python node java go rust frameworks sql fleet)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"

@@ -31,7 +31,8 @@
 # Environment: SNOWFLEET_FLEET_BUILD (build dir, default out/release when the core area
 # built it without sanitizers, else out/fleet), SNOWFLEET_SANITIZE
 # (e.g. "address;undefined" or "thread": builds and runs everything under it),
-# SNOWFLEET_CACHE_DIR (where the kube-apiserver build is kept).
+# SNOWFLEET_CACHE_DIR (where the kube-apiserver build is kept), SNOWFLEET_FLEET_PARTS (some
+# of `stores polyglot k8s`, below). `--deps-only` installs the Debian packages and stops.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$(repo_root)"
