@@ -202,6 +202,17 @@ TEST_CASE("etcd specs: user and password options, a password is never shown", "[
   CHECK(detail::redact_node_source("local:/a?password=x") == "local:/a?password=x");
 }
 
+TEST_CASE("a spec of no known scheme shows no userinfo password", "[node-source]") {
+  for (const char* spec :
+       {"postgres:u:s3cr3t@h/db", "POSTGRES://u:s3cr3t@h/db", "etcd:/u:s3cr3t@h/p"}) {
+    INFO(spec);
+    const Error e = claim_error(spec);
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), !Catch::Contains("s3cr3t") && Catch::Contains("is not one of"));
+  }
+  CHECK(detail::redact_node_source("local:/var/a@b") == "local:/var/a@b");
+}
+
 TEST_CASE("etcd specs: a misspelled option's value is shown nowhere", "[node-source]") {
   // A misspelled password option (`Password=`, `passwd=`) is an unknown option, and every
   // message that quoted the spec showed its value: the parser's (whichever option it

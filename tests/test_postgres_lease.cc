@@ -236,6 +236,38 @@ TEST_CASE("postgres: a port libpq would read out of a password is not shown",
   CHECK_THAT(e.what(), !Catch::Contains("secret") && !Catch::Contains("p2"));
 }
 
+TEST_CASE("postgres: a password with an unencoded '/' is masked in every reading",
+          "[node-source][postgres]") {
+  // libpq finds no userinfo before the first '/': the password's parts become a host, a
+  // port or a query parameter in its messages; the spec's text masks them all.
+  for (const char* uri :
+       {"postgres://u:1?SE/CRET@h:1/db?ttl=x", "postgres://u:SE@CRET/x@h/db?ttl=x",
+        "postgres://u:1?SECRET=x/y@h:1/db?ttl=x"}) {
+    INFO(uri);
+    const std::string text = detail::redact_node_source(uri);
+    CHECK_THAT(text, !Catch::Contains("SE") && !Catch::Contains("CRET"));
+  }
+  // An '@' in a query's value is no userinfo's: the rest of the spec stays readable.
+  CHECK(detail::redact_node_source("postgres://h:1/db?application_name=a@b") ==
+        "postgres://h:1/db?application_name=a@b");
+  CHECK_THAT(parse_error("postgres://h:99999/db?application_name=a@b").what(),
+             Catch::Contains("got '99999'"));
+}
+
+TEST_CASE("postgres: percent-encoded query keys read as libpq reads them",
+          "[node-source][postgres]") {
+  CHECK(detail::redact_node_source("postgres://h/db?%70assword=SECRET&p%61ss=x") ==
+        "postgres://h/db?%70assword=***&p%61ss=***");
+  CHECK_THAT(parse_error("postgres://h/db?p%6Frt=0").what(), Catch::Contains("port must be"));
+  CHECK(parse("postgres://h/db?t%74l=7").ttl_s == 7);
+}
+
+TEST_CASE("postgres: a bracketed IPv6 host list may hold a comma", "[node-source][postgres]") {
+  CHECK(parse("postgres://[::1,::2]/db?port=1").conninfo == "postgres://[::1,::2]/db?port=1");
+  CHECK(parse("postgres://[::1]:5432,[::2]:5433/db").conninfo ==
+        "postgres://[::1]:5432,[::2]:5433/db");
+}
+
 TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {
   const std::string real = detail::pg::set_libpq_library_for_test("libsnowfleet-no-pq.so.5");
   const Error e =

@@ -225,9 +225,25 @@ void read_options(const std::string& query, const OptionContext& o) {
 
 }  // namespace
 
+namespace {
+
+// A spec of none of the sources (a mistyped scheme: "postgres:u:pw@h", "POSTGRES://..."):
+// whatever sits between its first ':' and its last '@' may be a password.
+std::string redact_unknown_scheme(const std::string& spec) {
+  static const char* const kKnown[] = {"static:", "env:", "k8s", "local", "k8s-lease://"};
+  for (const char* known : kKnown)
+    if (spec.rfind(known, 0) == 0) return spec;
+  const size_t colon = spec.find(':'), at = spec.rfind('@');
+  if (colon == std::string::npos || at == std::string::npos || at < colon) return spec;
+  return spec.substr(0, colon + 1) + "***" + spec.substr(at);
+}
+
+}  // namespace
+
 std::string redact_node_source(const std::string& spec) {
-  if (spec.rfind("postgres", 0) == 0) return redact_postgres_spec(spec);
-  if (spec.rfind("etcd://", 0) != 0) return spec;
+  if (spec.rfind("postgres://", 0) == 0 || spec.rfind("postgresql://", 0) == 0)
+    return redact_postgres_spec(spec);
+  if (spec.rfind("etcd://", 0) != 0) return redact_unknown_scheme(spec);
   std::string out = spec;
   redact_userinfo(out);
   const size_t q = out.find('?');

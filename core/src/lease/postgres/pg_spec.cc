@@ -135,7 +135,9 @@ std::string shown(const std::string& spec, size_t off, size_t len) {
 void check_host_ports(const std::string& spec, size_t from, const std::string& quoted) {
   const size_t end = std::min(spec.find_first_of("/?", from), spec.size());
   for (size_t pos = from; pos <= end;) {
-    const size_t comma = std::min(spec.find(',', pos), end);
+    // A bracketed IPv6 host may hold a ',' (libpq reads "[::1,::2]" as two hosts).
+    const size_t close = spec[pos] == '[' ? std::min(spec.find(']', pos), end) : pos;
+    const size_t comma = std::min(spec.find(',', close), end);
     const std::string host = spec.substr(pos, comma - pos);
     const size_t after = host.empty() || host[0] != '[' ? 0 : host.find(']');
     const size_t colon = host.find(':', after == std::string::npos ? host.size() : after);
@@ -158,7 +160,9 @@ std::string take_options(const std::string& query, const Layout& layout, const s
     const std::string kv =
         query.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
     const auto eq = kv.find('=');
-    const std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    // libpq decodes a key as it decodes a value ("p%6Frt" is port).
+    const std::string k = percent_decoded(kv.substr(0, eq));
+    const std::string v = eq == std::string::npos ? "" : kv.substr(eq + 1);
     if (own_key(k) && !given.insert(k).second)
       bad(quoted + ": option " + quote(k) + " is given twice");
     if (!kv.empty() && !own_option(k, v, layout, quoted, c)) {
@@ -214,13 +218,20 @@ void userinfo_password(const std::string& spec, size_t start, size_t end, Spans*
   if (colon < *at) spans->emplace_back(colon + 1, *at - colon - 1);
 }
 
+// Where a userinfo may end at the latest: an unencoded '/' in a password puts its '@' past
+// the first '/' (libpq then reads the text after the ':' as a port), up to the first '='
+// after that '/' (an '@' in a query's value comes after its '=').
+size_t later_userinfo_end(const std::string& spec, size_t slash) {
+  return slash == std::string::npos ? std::string::npos : spec.find('=', slash);
+}
+
 // The values of the query parameters after the '?' at `qm` whose names read as secrets.
 void query_secrets(const std::string& spec, size_t qm, Spans* spans) {
   for (size_t pos = qm == std::string::npos ? spec.size() : qm + 1; pos < spec.size();) {
     size_t amp = spec.find('&', pos);
     if (amp == std::string::npos) amp = spec.size();
     const size_t eq = spec.find('=', pos);
-    if (eq < amp && pg::secret_key(spec.substr(pos, eq - pos)))
+    if (eq < amp && pg::secret_key(percent_decoded(spec.substr(pos, eq - pos))))
       spans->emplace_back(eq + 1, amp - eq - 1);
     pos = amp + 1;
   }
@@ -238,12 +249,8 @@ Spans secret_spans(const std::string& spec) {
   size_t at_path = std::string::npos, at_query = std::string::npos;
   userinfo_password(spec, start, slash, &spans, &at_path);
   userinfo_password(spec, start, std::min(slash, spec.find('?', start)), &spans, &at_query);
-  if (at_path == std::string::npos && at_query == std::string::npos) {
-    // No '@' before the first '/', yet one further on: an unencoded '/' in a password (libpq
-    // then reads the text after the ':' as a port).
-    size_t at_later = std::string::npos;
-    userinfo_password(spec, start, std::string::npos, &spans, &at_later);
-  }
+  size_t at_later = std::string::npos;
+  userinfo_password(spec, start, later_userinfo_end(spec, slash), &spans, &at_later);
   query_secrets(spec, spec.find('?', start), &spans);
   if (at_path != std::string::npos) query_secrets(spec, spec.find('?', at_path), &spans);
   std::sort(spans.begin(), spans.end());
@@ -264,14 +271,16 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 }
 
 // Whether libpq may split the URI's userinfo elsewhere than secret_spans does: libpq ends it
-// at the first '@' before the first '/', secret_spans at the last; and a '?' before that '@'
-// is libpq's userinfo but the spec's query (parts of a query's password can then reach
-// libpq's messages as a user or host name).
+// at the first '@' before the first '/', secret_spans at the last; a '?' before that '@'; an
+// '@' past the first '/' (a password's unencoded '/'). Parts of a password can then reach
+// libpq's messages as a user, host or query parameter.
 bool userinfo_ambiguous(const std::string& uri) {
   const auto scheme = uri.find("://");
   if (scheme == std::string::npos) return false;
   const size_t start = scheme + 3;
   const size_t slash = uri.find('/', start);
+  const size_t later = uri.rfind('@', later_userinfo_end(uri, slash));
+  if (slash != std::string::npos && later != std::string::npos && later > slash) return true;
   const std::string authority =
       uri.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
   const size_t at = authority.find('@');
