@@ -176,7 +176,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The default layout (node ids 0-1023) and one whose node field is as wide as it gets.
   static const Layout kLayouts[] = {Layout(), Layout::create(0, 1, 62, 0)};
   if (starts_with(spec, "local")) return 0;  // a claim is file I/O
-  if (starts_with(spec, "postgres")) {       // a claim is network I/O
+  if (starts_with(spec, "postgres://") || starts_with(spec, "postgresql://")) {  // network I/O
     for (const Layout& layout : kLayouts) check_postgres_spec(spec, layout);
     return 0;
   }
