@@ -138,12 +138,10 @@ void check_host_ports(const std::string& spec, size_t from, const std::string& q
     // A bracketed IPv6 host may hold a ',' (libpq reads "[::1,::2]" as two hosts).
     const size_t close = spec[pos] == '[' ? std::min(spec.find(']', pos), end) : pos;
     const size_t comma = std::min(spec.find(',', close), end);
-    const std::string host = spec.substr(pos, comma - pos);
-    const size_t after = host.empty() || host[0] != '[' ? 0 : host.find(']');
-    const size_t colon = host.find(':', after == std::string::npos ? host.size() : after);
-    if (colon != std::string::npos) {
-      const std::string port = host.substr(colon + 1);
-      check_port(percent_decoded(port), shown(spec, pos + colon + 1, port.size()), quoted);
+    const size_t colon = spec.find(':', close);
+    if (colon < comma) {
+      const std::string port = spec.substr(colon + 1, comma - colon - 1);
+      check_port(percent_decoded(port), shown(spec, colon + 1, port.size()), quoted);
     }
     pos = comma + 1;
   }
