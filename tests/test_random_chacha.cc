@@ -1,6 +1,7 @@
 // The system random source's generator: ChaCha20 against RFC 8439's vectors, every lane of
-// the multi-block pass against a one-block reference, and the per-thread buffer's
-// rekeying (fast key erasure, and getrandom(2) again in a new fork generation).
+// each multi-block pass (the baseline's and the widest the CPU runs) against a one-block
+// reference, and the per-thread buffer's rekeying (fast key erasure, and getrandom(2) again
+// in a new fork generation).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -115,16 +116,28 @@ TEST_CASE("random: every lane of a pass and a short tail equal the one-block ref
   auto key = key_00_1f();
   key[31] = 0xa5;
   const auto nonce = unhex("0102030405060708090a0b0c");
-  // 2 whole passes and 3 blocks more, from a counter that is no multiple of the lanes.
-  const size_t blocks = 2 * kChachaLanes + 3;
+  // 2 whole passes of the widest lanes (8) and 3 blocks more, from a counter that is no
+  // multiple of the lanes, through each pass this machine runs.
+  const size_t blocks = 2 * 8 + 3;
+  const auto pass = GENERATE(ChachaPass::kWidest, ChachaPass::kBaseline);
+  INFO((pass == ChachaPass::kWidest ? "widest pass" : "baseline pass"));
   std::vector<unsigned char> out(64 * blocks);
-  chacha20_blocks(key.data(), nonce.data(), 7, out.data(), blocks);
+  chacha20_blocks(key.data(), nonce.data(), 7, out.data(), blocks, pass);
   for (size_t b = 0; b < blocks; ++b) {
     unsigned char want[64];
     reference_block(key.data(), nonce.data(), static_cast<uint32_t>(7 + b), want);
     INFO("block " << b);
     CHECK(tohex(out.data() + 64 * b, 64) == tohex(want, 64));
   }
+}
+
+TEST_CASE("random: the widest pass is AVX2's 8 lanes wherever the CPU has AVX2", "[random]") {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  CHECK(chacha_wide_available() == static_cast<bool>(__builtin_cpu_supports("avx2")));
+#else
+  CHECK_FALSE(chacha_wide_available());
+#endif
 }
 
 TEST_CASE("random: a refill hands out the key's stream after 32 bytes that become the next key",
