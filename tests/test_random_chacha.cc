@@ -66,6 +66,19 @@ void reference_block(const unsigned char* key, const unsigned char* nonce, uint3
       out[4 * i + b] = static_cast<unsigned char>((x[i] + in[i]) >> 8 * b);
 }
 
+// Each pass this machine runs, named for the failure message; the lanes it must report.
+struct PassCase {
+  ChachaPass pass;
+  size_t lanes;
+  const char* name;
+};
+PassCase each_pass() {
+  return GENERATE(
+      PassCase{ChachaPass::kBaseline, kChachaLanes, "baseline pass"},
+      PassCase{ChachaPass::kWidest, chacha_wide_available() ? kChachaWideLanes : kChachaLanes,
+               "widest pass"});
+}
+
 const char* const kBlock232 =
     "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
     "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e";
@@ -76,7 +89,9 @@ TEST_CASE("random: ChaCha20 matches RFC 8439 §2.3.2 (one block, counter 1)", "[
   const auto key = key_00_1f();
   const auto nonce = unhex("000000090000004a00000000");
   unsigned char out[64];
-  chacha20_blocks(key.data(), nonce.data(), 1, out, 1);
+  const PassCase c = each_pass();
+  INFO(c.name);
+  CHECK(chacha20_blocks(key.data(), nonce.data(), 1, out, 1, c.pass) == c.lanes);
   CHECK(tohex(out, 64) == kBlock232);
   reference_block(key.data(), nonce.data(), 1, out);  // the test's own reference, too
   CHECK(tohex(out, 64) == kBlock232);
@@ -85,7 +100,9 @@ TEST_CASE("random: ChaCha20 matches RFC 8439 §2.3.2 (one block, counter 1)", "[
 TEST_CASE("random: ChaCha20 matches RFC 8439 A.1 #1 (zero key and nonce, counter 0)", "[random]") {
   const unsigned char zero[32] = {};
   unsigned char out[64];
-  chacha20_blocks(zero, zero, 0, out, 1);
+  const PassCase c = each_pass();
+  INFO(c.name);
+  CHECK(chacha20_blocks(zero, zero, 0, out, 1, c.pass) == c.lanes);
   CHECK(tohex(out, 64) ==
         "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
         "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586");
@@ -100,7 +117,9 @@ TEST_CASE("random: ChaCha20's keystream encrypts RFC 8439 §2.4.2 (two blocks fr
       "future, sunscreen would be it.";
   REQUIRE(plain.size() == 114);
   unsigned char stream[128];
-  chacha20_blocks(key.data(), nonce.data(), 1, stream, 2);
+  const PassCase c = each_pass();
+  INFO(c.name);
+  CHECK(chacha20_blocks(key.data(), nonce.data(), 1, stream, 2, c.pass) == c.lanes);
   std::vector<unsigned char> cipher(plain.size());
   for (size_t i = 0; i < plain.size(); ++i)
     cipher[i] = static_cast<unsigned char>(plain[i]) ^ stream[i];
@@ -118,11 +137,11 @@ TEST_CASE("random: every lane of a pass and a short tail equal the one-block ref
   const auto nonce = unhex("0102030405060708090a0b0c");
   // 2 whole passes of the widest lanes (8) and 3 blocks more, from a counter that is no
   // multiple of the lanes, through each pass this machine runs.
-  const size_t blocks = 2 * 8 + 3;
-  const auto pass = GENERATE(ChachaPass::kWidest, ChachaPass::kBaseline);
-  INFO((pass == ChachaPass::kWidest ? "widest pass" : "baseline pass"));
+  const size_t blocks = 2 * kChachaWideLanes + 3;
+  const PassCase c = each_pass();
+  INFO(c.name);
   std::vector<unsigned char> out(64 * blocks);
-  chacha20_blocks(key.data(), nonce.data(), 7, out.data(), blocks, pass);
+  CHECK(chacha20_blocks(key.data(), nonce.data(), 7, out.data(), blocks, c.pass) == c.lanes);
   for (size_t b = 0; b < blocks; ++b) {
     unsigned char want[64];
     reference_block(key.data(), nonce.data(), static_cast<uint32_t>(7 + b), want);
@@ -132,11 +151,16 @@ TEST_CASE("random: every lane of a pass and a short tail equal the one-block ref
 }
 
 TEST_CASE("random: the widest pass is AVX2's 8 lanes wherever the CPU has AVX2", "[random]") {
+  unsigned char out[64];
+  const unsigned char zero[32] = {};
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
-  CHECK(chacha_wide_available() == static_cast<bool>(__builtin_cpu_supports("avx2")));
+  const bool avx2 = __builtin_cpu_supports("avx2");
+  CHECK(chacha_wide_available() == avx2);
+  CHECK(chacha20_blocks(zero, zero, 0, out, 1) == (avx2 ? kChachaWideLanes : kChachaLanes));
 #else
   CHECK_FALSE(chacha_wide_available());
+  CHECK(chacha20_blocks(zero, zero, 0, out, 1) == kChachaLanes);
 #endif
 }
 

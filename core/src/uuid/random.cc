@@ -68,7 +68,9 @@ void refill(RandomBuffer& b) {
     b.generation = generation;
     b.refills = 0;
   }
-  static_assert(kRandomBufferBytes % (64 * kChachaLanes) == 0, "whole passes");
+  static_assert(kRandomBufferBytes % (64 * kChachaLanes) == 0 &&
+                    kRandomBufferBytes % (64 * kChachaWideLanes) == 0,
+                "whole passes of either width");
   chacha20_blocks(b.key, kNonce, 0, b.bytes, kRandomBufferBytes / 64);
   // Fast key erasure: the output's first bytes are the next key, and no copy of them or of
   // the old key is left, so this buffer's bytes cannot be recomputed from a later state.

@@ -5,6 +5,7 @@
 // registers on an x86_64 CPU that has them, chosen at run time.
 #include "random_chacha.hpp"
 
+#include <atomic>
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -130,7 +131,7 @@ __attribute__((always_inline)) inline void pass_of(const uint32_t in[16], uint32
 
 // Four blocks a pass: one 128-bit register per state word (SSE2 on x86_64, NEON on aarch64).
 void pass4(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept {
-  pass_of<Lanes4, 4, false>(in, counter, out);
+  pass_of<Lanes4, kChachaLanes, false>(in, counter, out);
 }
 
 #if SNOWFLEET_CHACHA_WIDE
@@ -139,7 +140,10 @@ void pass4(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept
 // the kernel have AVX2 (chacha_wide_available).
 __attribute__((target("avx2"))) void pass8(const uint32_t in[16], uint32_t counter,
                                            unsigned char* out) noexcept {
-  pass_of<Lanes8, 8, true>(in, counter, out);
+  pass_of<Lanes8, kChachaWideLanes, true>(in, counter, out);
+  // The upper halves of the vector registers cleared before SSE code runs again: GCC adds
+  // this itself only from -O2 on, and dirty halves slow later SSE code on Intel CPUs.
+  __builtin_ia32_vzeroupper();
 }
 
 bool cpu_has_avx2() noexcept {
@@ -174,26 +178,36 @@ void blocks_by(const uint32_t in[16], uint32_t counter, unsigned char* out,
 
 bool chacha_wide_available() noexcept {
 #if SNOWFLEET_CHACHA_WIDE
-  static const bool available = cpu_has_avx2();
-  return available;
+  // Decided once, without a lock: a static's guard held by one thread at a fork would
+  // block the child's first refill for ever. Racing threads compute the same answer.
+  static std::atomic<int> known{0};  // 0: not yet; 1: no; 2: yes
+  int k = known.load(std::memory_order_relaxed);
+  if (k == 0) {
+    k = cpu_has_avx2() ? 2 : 1;
+    known.store(k, std::memory_order_relaxed);
+  }
+  return k == 2;
 #else
   return false;
 #endif
 }
 
-void chacha20_blocks(const unsigned char key[32], const unsigned char nonce[12], uint32_t counter,
-                     unsigned char* out, size_t blocks, ChachaPass pass) noexcept {
+size_t chacha20_blocks(const unsigned char key[32], const unsigned char nonce[12], uint32_t counter,
+                       unsigned char* out, size_t blocks, ChachaPass pass) noexcept {
   // RFC 8439 §2.3: the constants "expand 32-byte k", the key, the counter, the nonce.
   uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
   for (int i = 0; i < 8; ++i) in[4 + i] = load_le32(key + 4 * i);
   for (int i = 0; i < 3; ++i) in[13 + i] = load_le32(nonce + 4 * i);
 #if SNOWFLEET_CHACHA_WIDE
-  if (pass == ChachaPass::kWidest && chacha_wide_available())
-    return blocks_by<pass8, 8>(in, counter, out, blocks);
+  if (pass == ChachaPass::kWidest && chacha_wide_available()) {
+    blocks_by<pass8, kChachaWideLanes>(in, counter, out, blocks);
+    return kChachaWideLanes;
+  }
 #else
   (void)pass;
 #endif
-  blocks_by<pass4, 4>(in, counter, out, blocks);
+  blocks_by<pass4, kChachaLanes>(in, counter, out, blocks);
+  return kChachaLanes;
 }
 
 }  // namespace detail
