@@ -87,10 +87,10 @@ typedef unsigned char Bytes32 __attribute__((vector_size(32)));
 #define SNOWFLEET_CHACHA_SHUFFLES 0
 #endif
 
-// L blocks from counter on, to out[0, 64 * L), in vectors V of L lanes; Shuffles: rotate
-// by whole bytes with byte shuffles (8 lanes only). Always inlined, so each pass below is
-// compiled for its own instruction set.
-template <typename V, size_t L, bool Shuffles>
+// L blocks from counter on, to out[0, 64 * L), in vectors V of L lanes (8 lanes rotate by
+// whole bytes with byte shuffles where the compiler has them). Always inlined, so each pass
+// below is compiled for its own instruction set.
+template <typename V, size_t L>
 __attribute__((always_inline)) inline void pass_of(const uint32_t in[16], uint32_t counter,
                                                    unsigned char* out) noexcept {
   static_assert(sizeof(V) == 4 * L, "L lanes of 32 bits");
@@ -101,8 +101,7 @@ __attribute__((always_inline)) inline void pass_of(const uint32_t in[16], uint32
   for (int i = 0; i < 16; ++i) x[i] = init[i];
   for (int round = 0; round < 10; ++round) {  // 10 double rounds: ChaCha20
 #if SNOWFLEET_CHACHA_SHUFFLES
-    if constexpr (Shuffles) {
-      static_assert(L == 8, "byte shuffles of 32 bytes");
+    if constexpr (L == kChachaWideLanes) {
       SNOWFLEET_DOUBLE_ROUND(x, SNOWFLEET_ROTL16_BYTES, SNOWFLEET_ROTL8_BYTES);
       continue;
     }
@@ -131,7 +130,7 @@ __attribute__((always_inline)) inline void pass_of(const uint32_t in[16], uint32
 
 // Four blocks a pass: one 128-bit register per state word (SSE2 on x86_64, NEON on aarch64).
 void pass4(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept {
-  pass_of<Lanes4, kChachaLanes, false>(in, counter, out);
+  pass_of<Lanes4, kChachaLanes>(in, counter, out);
 }
 
 #if SNOWFLEET_CHACHA_WIDE
@@ -140,7 +139,7 @@ void pass4(const uint32_t in[16], uint32_t counter, unsigned char* out) noexcept
 // the kernel have AVX2 (chacha_wide_available).
 __attribute__((target("avx2"))) void pass8(const uint32_t in[16], uint32_t counter,
                                            unsigned char* out) noexcept {
-  pass_of<Lanes8, kChachaWideLanes, true>(in, counter, out);
+  pass_of<Lanes8, kChachaWideLanes>(in, counter, out);
   // The upper halves of the vector registers cleared before SSE code runs again: GCC adds
   // this itself only from -O2 on, and dirty halves slow later SSE code on Intel CPUs.
   __builtin_ia32_vzeroupper();
