@@ -48,12 +48,17 @@ class ScriptedLease final : public detail::NodeLease {
   std::atomic<bool> writes_fail{false};
   std::atomic<bool> writes_hang{false};  // a write waits until this is false again
   std::atomic<int> writes_entered{0};
+  std::atomic<int> writes_held{0};  // writes that met writes_hang
+  std::atomic<bool> maintain_clears_problem{false};
   int64_t lead_ms = 0;  // as etcd's (its TTL): the reserve kept while writes succeed
 
   int64_t mark_lead_ms() const noexcept override { return lead_ms; }
   void write_mark(int64_t mark_ms) override {
     writes_entered.fetch_add(1);
-    while (writes_hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (writes_hang.load()) {
+      writes_held.fetch_add(1);
+      while (writes_hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     if (writes_fail.load()) {
       set_problem("disk full");
       throw Error(ErrorKind::kLeaseLost, "scripted lease: disk full");
@@ -61,6 +66,8 @@ class ScriptedLease final : public detail::NodeLease {
     mark_ms_.store(mark_ms);
   }
   void maintain() override {
+    // As the local registry does: a check that finds the files in order clears the problem.
+    if (maintain_clears_problem.load()) set_problem("");
     // One failed keepalive per tick, as many as scripted.
     if (renewals_to_fail.load() > 0) {
       renewals_to_fail.fetch_sub(1);
@@ -160,6 +167,32 @@ TEST_CASE("stats: a lease's failed renewals and mark writes reach the generator'
   CHECK(keeper.failing());
   keeper.stop();
   CHECK(renewal_failures == 3);  // counted once each, however many ticks saw them
+}
+
+TEST_CASE("mark keeper: why its writes fail is kept until one succeeds", "[fleet]") {
+  // The keeper's thread runs the lease's checks before each write; a check that finds the
+  // files in order clears the lease's problem while the mark still cannot be written. The
+  // refusal and status() must still say why writes fail.
+  auto lease = std::make_shared<ScriptedLease>();
+  lease->maintain_clears_problem = true;
+  KeeperRig rig(lease);
+  detail::MarkKeeper& keeper = *rig.keeper;
+  keeper.start(0);
+  CHECK(keeper.failure().empty());
+  lease->writes_fail = true;
+  rig.wall_high = 900;  // under half a second of headroom: the keeper writes, and fails
+  REQUIRE(eventually([&] { return keeper.failing(); }));
+  CHECK(keeper.failure() == "scripted lease: disk full");
+  // Hold the next write after its tick's check cleared the lease's problem.
+  lease->writes_hang = true;
+  CHECK(eventually([&] { return lease->writes_held.load() == 1; }));  // (no REQUIRE: unhang)
+  CHECK(lease->problem().empty());
+  CHECK(keeper.failure() == "scripted lease: disk full");
+  lease->writes_fail = false;
+  lease->writes_hang = false;
+  REQUIRE(eventually([&] { return !keeper.failing(); }));
+  CHECK(keeper.failure().empty());
+  keeper.stop();
 }
 
 TEST_CASE("mark keeper: a write that lands late never lowers what may be issued", "[fleet]") {

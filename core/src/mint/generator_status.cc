@@ -105,10 +105,11 @@ std::string GeneratorCore::status_reason(const Status& st, uint64_t token, int64
     return "node-id lease " + lease_->where() + " is unconfirmed (past its local deadline)" +
            (why.empty() ? std::string() : ": " + why);
   }
-  if (keeper_ && keeper_->failing() && st.mark_headroom_ms == 0)
+  const std::string failure = keeper_ ? keeper_->failure() : std::string();
+  if (!failure.empty() && st.mark_headroom_ms == 0)
     // The keeper's last write failed and the persisted mark is spent: calls refuse at once.
     return "calls past the persisted high-water mark " + std::to_string(st.mark_ms) +
-           " are refused until a mark write succeeds: " + lease_->problem();
+           " are refused until a mark write succeeds: " + failure;
   return clock_reason(s, now);
 }
 

@@ -42,9 +42,13 @@ void MarkKeeper::start(int64_t now_ms) {
       persisted_.load(std::memory_order_relaxed));
   if (!write(std::min(base + lead_ms_ + kAheadMs, in_.max_elapsed_ms)))
     throw Error(ErrorKind::kLeaseLost,
-                in_.lease->where() + ": could not persist the first high-water mark: " +
-                    in_.lease->problem());
+                in_.lease->where() + ": could not persist the first high-water mark: " + failure());
   thread_ = std::thread([this] { run(); });
+}
+
+std::string MarkKeeper::failure() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failure_;
 }
 
 bool MarkKeeper::write(int64_t target_ms, bool urgent) {
@@ -63,16 +67,19 @@ bool MarkKeeper::write(int64_t target_ms, bool urgent) {
     }
   }
   bool ok = true;
+  std::string why;
   try {
     if (urgent)
       in_.lease->write_mark(target_ms + in_.epoch_ms);
     else
       in_.lease->write_mark_batched(target_ms + in_.epoch_ms);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     ok = false;
+    why = e.what();
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
+    failure_ = std::move(why);
     if (!ok) in_.mark_write_failures->fetch_add(1, std::memory_order_relaxed);
     if (ok) {
       own_mark_ = true;

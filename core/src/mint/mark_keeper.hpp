@@ -62,6 +62,9 @@ class MarkKeeper {
   /// True while the last write failed (the store or disk is unavailable): a minting thread
   /// past the limit refuses at once instead of waiting.
   bool failing() const noexcept { return failing_.load(std::memory_order_acquire); }
+  /// Why the last write failed ("" after a success). Kept here, not read from the lease's
+  /// problem(): the lease's own checks between writes may clear that while writes still fail.
+  std::string failure() const;
   /// The mark persisted last, in ms since the epoch (-1 before any).
   int64_t persisted_ms() const noexcept { return persisted_.load(std::memory_order_acquire); }
   /// Stops and joins the thread (a write in progress completes first). Idempotent.
@@ -83,7 +86,8 @@ class MarkKeeper {
   std::atomic<int64_t> persisted_{-1};  // ms since the epoch
   std::atomic<bool> failing_{false};
   bool own_mark_ = false;  // persisted_ is a mark we wrote (not the claimed history)
-  std::mutex mu_;
+  mutable std::mutex mu_;
+  std::string failure_;              // the last write's error, "" after a success
   std::condition_variable wake_;     // the keeper: a request or stop
   std::condition_variable written_;  // minting threads: the limit moved or a write failed
   int64_t wanted_ = -1;              // highest packed value a minting thread asked for

@@ -196,7 +196,8 @@ class GeneratorCore::SlowCall {
     if (g_.lease_->lost()) lease_lost();
     g_.lease_refusals_.fetch_add(1, std::memory_order_relaxed);
     finish_wait();
-    const std::string why = g_.lease_->problem();
+    std::string why = g_.keeper_->failure();
+    if (why.empty()) why = g_.lease_->problem();
     throw Error(
         ErrorKind::kLeaseLost,
         "node " + node() + ": the high-water mark of " + g_.lease_->where() +
