@@ -203,6 +203,17 @@ class PostgresLeases(unittest.TestCase):
         self.assertIn(f"slot {node} of table {self.table} is held by another process", p.stderr)
         self.check()
 
+    def test_a_pinned_slot_whose_epoch_cannot_grow_is_refused_as_such(self):
+        cli = [CLI, "next", "--node-source", self.source("&node=3")]
+        p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        psql(f"UPDATE {self.table} SET epoch = 9223372036854775807 WHERE slot = 3")
+        p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn(f"slot 3 of table {self.table} cannot be claimed: its epoch is "
+                      "9223372036854775807", p.stderr)
+        self.assertNotIn("held by another process", p.stderr)
+
     def test_rows_edited_to_the_limits_are_passed_over_or_bounded(self):
         """Hand edits at the columns' limits: a row whose epoch is 2^63 - 1 cannot be
         claimed (its epoch cannot grow), so claims take another slot; a ttl_ms of 2^31 - 1

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -91,6 +92,7 @@ class PostgresLease final : public NodeLease {
   }
   void ensure_table(const Layout& layout);
   std::set<int64_t> held_slots(int64_t max_slot);
+  std::string pinned_refusal();
   std::vector<int64_t> candidates(const Layout& layout, const SlotFilter& usable);
   bool try_slot(int64_t slot, const Layout& layout, std::string* skipped);
   void give_back(int64_t slot);
@@ -148,6 +150,21 @@ std::set<int64_t> PostgresLease::held_slots(int64_t max_slot) {
     if (row.size() == 1 && row[0] && parse_int64(*row[0], &n)) held.insert(n);
   }
   return held;
+}
+
+// Why the pinned slot was not ours: held, or a row whose epoch cannot grow, which no claim
+// will ever take (the claim passes it over as it passes over a held one).
+std::string PostgresLease::pinned_refusal() {
+  const std::string slot = "slot " + std::to_string(cfg_.node) + " of table " + cfg_.table;
+  try {
+    if (!conn_.exec(pg::worn_out_sql(cfg_.table), {std::to_string(cfg_.node)}, request_ms_).empty())
+      return slot + " cannot be claimed: its epoch is " +
+             std::to_string(std::numeric_limits<int64_t>::max()) +
+             ", the largest, and every claim raises it: pin another slot";
+  } catch (const std::exception&) {
+    // the server went away since the claim: say what the claim saw
+  }
+  return slot + " is held by another process";
 }
 
 std::vector<int64_t> PostgresLease::candidates(const Layout& layout, const SlotFilter& usable) {
@@ -233,8 +250,7 @@ void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {
     unavailable(std::string(e.what()) + " (SQLSTATE " + e.sqlstate + ")");
   }
   std::string msg = cfg_.node >= 0
-                        ? "slot " + std::to_string(cfg_.node) + " of table " + cfg_.table +
-                              " is held by another process"
+                        ? pinned_refusal()
                         : "no free node id in table " + cfg_.table + " (" +
                               std::to_string(layout.max_node_id() + 1 - slots.size()) + " of " +
                               std::to_string(layout.max_node_id() + 1) + " slots held when read)";

@@ -65,6 +65,11 @@ std::string held_sql(const std::string& t) {
          std::to_string(std::numeric_limits<int64_t>::max()) + ")";
 }
 
+std::string worn_out_sql(const std::string& t) {
+  return "SELECT slot FROM " + t + " WHERE slot = $1::integer AND epoch = " +
+         std::to_string(std::numeric_limits<int64_t>::max());
+}
+
 std::string claim_sql(const std::string& t) {
   return "WITH prev AS (\n"
          "  SELECT epoch, written_xid::xid = xmin AS intact, timeline FROM " +

@@ -29,6 +29,8 @@ using Row = std::vector<std::optional<std::string>>;
 std::string create_sql(const std::string& table, int64_t slots);
 /// $1 the highest slot: the slots held now, and those whose epoch cannot grow (a hand edit).
 std::string held_sql(const std::string& table);
+/// $1 a slot: one row when that slot's epoch cannot grow (a hand edit), none otherwise.
+std::string worn_out_sql(const std::string& table);
 std::string claim_sql(const std::string& table);
 std::string renew_sql(const std::string& table);
 std::string release_sql(const std::string& table);
