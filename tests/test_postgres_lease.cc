@@ -200,6 +200,69 @@ TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreac
   CHECK(e.kind() == ErrorKind::kInvalidArgument);
 }
 
+namespace {
+// Sets an environment variable for a scope, then puts back what was there.
+class EnvSet {
+ public:
+  EnvSet(const char* name, const char* value) : name_(name) {
+    const char* was = std::getenv(name);
+    had_ = was != nullptr;
+    if (had_) was_ = was;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~EnvSet() {
+    if (had_)
+      setenv(name_, was_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  EnvSet(const EnvSet&) = delete;
+  EnvSet& operator=(const EnvSet&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string was_;
+};
+}  // namespace
+
+TEST_CASE("postgres: a bad $PGPORT or $PGSSLMODE libpq would read is an invalid argument",
+          "[node-source][postgres]") {
+  const EnvSet no_service("PGSERVICE", nullptr);
+  {
+    const EnvSet port("PGPORT", "54x32");
+    const Error e = parse_error("postgres://h/db");
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("with $PGPORT: port must be a decimal number in "
+                                         "[1, 65535]"));
+    CHECK_THAT(e.what(), Catch::Contains("got '54x32'"));
+    // A port in the spec, in the host list or as port=, is what libpq uses: $PGPORT unread.
+    CHECK(parse("postgres://h:5433/db").conninfo == "postgres://h:5433/db");
+    CHECK(parse("postgres://h/db?port=5433").conninfo == "postgres://h/db?port=5433");
+    CHECK(parse("postgres://h/db?service=ids").conninfo == "postgres://h/db?service=ids");
+  }
+  for (const char* good : {"", "5432", "5432,5433", "5432,"}) {
+    const EnvSet port("PGPORT", good);
+    CHECK(parse("postgres://h1,h2/db").conninfo == "postgres://h1,h2/db");
+  }
+  {
+    const EnvSet mode("PGSSLMODE", "requir");
+    const Error e = parse_error("postgres://h/db");
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+    CHECK_THAT(e.what(), Catch::Contains("with $PGSSLMODE: sslmode must be one of disable, "
+                                         "allow, prefer, require, verify-ca, verify-full, got "
+                                         "'requir'"));
+    CHECK(parse("postgres://h/db?sslmode=require").conninfo == "postgres://h/db?sslmode=require");
+    const EnvSet service("PGSERVICE", "ids");  // its file may set sslmode: libpq's to judge
+    CHECK(parse("postgres://h/db").conninfo == "postgres://h/db");
+  }
+  const EnvSet mode("PGSSLMODE", "verify-full");
+  CHECK(parse("postgres://h/db").conninfo == "postgres://h/db");
+}
+
 TEST_CASE("postgres: a '?' or ',' in the password is the password's, as libpq reads the URI",
           "[node-source][postgres]") {
   // libpq ends the userinfo at the first '@' before the first '/': the query starts after it.

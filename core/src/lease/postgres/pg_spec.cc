@@ -94,22 +94,43 @@ void check_port(const std::string& item, const std::string& written, const std::
         "default (one per host, comma-separated), got " + quote(written));
 }
 
+// A port list ("5432,,5433"), `written` as its source has it.
+void check_port_list(const std::string& value, const std::string& written,
+                     const std::string& quoted) {
+  for (size_t pos = 0; pos <= value.size();) {
+    const size_t comma = std::min(value.find(',', pos), value.size());
+    check_port(value.substr(pos, comma - pos), written, quoted);
+    pos = comma + 1;
+  }
+}
+
+void check_sslmode(const std::string& value, const std::string& written,
+                   const std::string& quoted) {
+  static const std::set<std::string> modes = {"disable", "allow",     "prefer",
+                                              "require", "verify-ca", "verify-full"};
+  if (!modes.count(value))
+    bad(quoted + ": sslmode must be one of disable, allow, prefer, require, verify-ca, " +
+        "verify-full, got " + quote(written));
+}
+
 // libpq's port and sslmode, checked here: a typo is the spec's error, not a failed connect.
 void check_libpq_option(const std::string& k, const std::string& v, const std::string& quoted) {
-  const std::string value = percent_decoded(v);
-  if (k == "port") {
-    for (size_t pos = 0; pos <= value.size();) {
-      const size_t comma = std::min(value.find(',', pos), value.size());
-      check_port(value.substr(pos, comma - pos), v, quoted);
-      pos = comma + 1;
-    }
-  } else if (k == "sslmode") {
-    static const std::set<std::string> modes = {"disable", "allow",     "prefer",
-                                                "require", "verify-ca", "verify-full"};
-    if (!modes.count(value))
-      bad(quoted + ": sslmode must be one of disable, allow, prefer, require, verify-ca, " +
-          "verify-full, got " + quote(v));
-  }
+  if (k == "port") check_port_list(percent_decoded(v), v, quoted);
+  if (k == "sslmode") check_sslmode(percent_decoded(v), v, quoted);
+}
+
+// What libpq takes from $PGPORT and $PGSSLMODE where the spec gives no port and no sslmode,
+// checked as the spec's own would be, naming the variable (read as libpq reads it: not
+// percent-decoded; empty is libpq's default). Not with a connection service: its file may
+// set either, and libpq then does not read the variable.
+void check_libpq_environment(bool spec_has_port, bool spec_has_sslmode, bool service,
+                             const std::string& quoted) {
+  const char* named = std::getenv("PGSERVICE");
+  if (service || (named && *named)) return;
+  const char* port = std::getenv("PGPORT");
+  if (!spec_has_port && port && *port) check_port_list(port, port, quoted + " with $PGPORT");
+  const char* mode = std::getenv("PGSSLMODE");
+  if (!spec_has_sslmode && mode && *mode) check_sslmode(mode, mode, quoted + " with $PGSSLMODE");
 }
 
 // Where the URI's host list starts, as libpq reads it (npos: not a URI): after the
@@ -132,7 +153,9 @@ std::string shown(const std::string& spec, size_t off, size_t len) {
 
 // The ports of the host list "host[:port],[ipv6]:port,..." from `from` to the first '/' or
 // '?' (libpq's default port for a host without one).
-void check_host_ports(const std::string& spec, size_t from, const std::string& quoted) {
+// Whether any host has a port.
+bool check_host_ports(const std::string& spec, size_t from, const std::string& quoted) {
+  bool any = false;
   const size_t end = std::min(spec.find_first_of("/?", from), spec.size());
   for (size_t pos = from; pos <= end;) {
     // A bracketed IPv6 host may hold a ',' (libpq reads "[::1,::2]" as two hosts).
@@ -142,15 +165,17 @@ void check_host_ports(const std::string& spec, size_t from, const std::string& q
     if (colon < comma) {
       const std::string port = spec.substr(colon + 1, comma - colon - 1);
       check_port(percent_decoded(port), shown(spec, colon + 1, port.size()), quoted);
+      any = true;
     }
     pos = comma + 1;
   }
+  return any;
 }
 
 // Applies snowfleet's options of `query` to `c` and checks libpq's; returns libpq's, in
-// their order.
+// their order, and adds their keys to `libpq_keys`.
 std::string take_options(const std::string& query, const Layout& layout, const std::string& quoted,
-                         PostgresConfig& c) {
+                         PostgresConfig& c, std::set<std::string>* libpq_keys) {
   std::string passed;
   std::set<std::string> given;
   for (size_t pos = 0; pos <= query.size();) {
@@ -165,6 +190,7 @@ std::string take_options(const std::string& query, const Layout& layout, const s
       bad(quoted + ": option " + quote(k) + " is given twice");
     if (!kv.empty() && !own_option(k, v, layout, quoted, c)) {
       check_libpq_option(k, v, quoted);
+      libpq_keys->insert(k);
       passed += (passed.empty() ? "" : "&") + kv;
     }
     if (amp == std::string::npos) break;
@@ -186,12 +212,16 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
   c.text = redact_postgres_spec(spec);
   const std::string quoted = "node source " + quote(c.text);
   const size_t hosts = hosts_start(spec);
-  if (hosts != std::string::npos) check_host_ports(spec, hosts, quoted);
+  const bool host_port = hosts != std::string::npos && check_host_ports(spec, hosts, quoted);
   const auto q = spec.find('?', hosts == std::string::npos ? 0 : hosts);
   c.conninfo = spec.substr(0, q);
-  if (q == std::string::npos) return c;
-  const std::string passed = take_options(spec.substr(q + 1), layout, quoted, c);
-  if (!passed.empty()) c.conninfo += "?" + passed;
+  std::set<std::string> keys;
+  if (q != std::string::npos) {
+    const std::string passed = take_options(spec.substr(q + 1), layout, quoted, c, &keys);
+    if (!passed.empty()) c.conninfo += "?" + passed;
+  }
+  check_libpq_environment(host_port || keys.count("port"), keys.count("sslmode") > 0,
+                          keys.count("service") > 0, quoted);
   if (c.max_ttl_s != 0 && c.ttl_s > c.max_ttl_s)
     bad(quoted + ": ttl=" + std::to_string(c.ttl_s) + " is above max_ttl=" +
         std::to_string(c.max_ttl_s) + " (the longest TTL the table's members may use)");
