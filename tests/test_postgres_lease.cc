@@ -158,6 +158,12 @@ TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-sourc
                            "postgres://u:a@b@h/db") ==
         "could not translate host name \"***\" to address");
   CHECK(mask_libpq_message("host \"h\" says no", "postgres://u:pw@h/db") == "host \"h\" says no");
+  // A password of a few characters is masked where it stands alone, not inside words.
+  CHECK(mask_libpq_message("is the server running on that host? token \"a\" (a)",
+                           "postgres://u:a@h/db") ==
+        "is the server running on that host? token \"***\" (***)");
+  CHECK(mask_libpq_message("port 5432 failed: bad \"5\"", "postgres://h/db?password=5") ==
+        "port 5432 failed: bad \"***\"");
   const char* was = std::getenv("PGPASSWORD");
   const std::string before = was ? was : "";
   setenv("PGPASSWORD", "fromenv", 1);

@@ -2,6 +2,7 @@
 #include "pg_spec.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -292,10 +293,24 @@ Spans secret_spans(const std::string& spec) {
   return merged;
 }
 
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// Replaces each occurrence of `from`; of a secret shorter than kWordlessMin characters only
+// those not inside a word ("pw" in "user:pw@h", not the "a" of "that"): masking a short one
+// everywhere would garble the message and tell nothing a reader could not guess.
+constexpr size_t kWordlessMin = 4;
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size())
+  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos;) {
+    const size_t end = pos + from.size();
+    if (from.size() < kWordlessMin &&
+        ((pos > 0 && word_char(text[pos - 1])) || (end < text.size() && word_char(text[end])))) {
+      pos += 1;
+      continue;
+    }
     text.replace(pos, from.size(), to);
+    pos += to.size();
+  }
 }
 
 // Whether libpq may split the URI's userinfo elsewhere than secret_spans does: libpq ends it
