@@ -33,8 +33,47 @@ bool libpq_here() {
   return here;
 }
 
+// Sets an environment variable for a scope, then puts back what was there.
+class EnvSet {
+ public:
+  EnvSet(const char* name, const char* value) : name_(name) {
+    const char* was = std::getenv(name);
+    had_ = was != nullptr;
+    if (had_) was_ = was;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~EnvSet() {
+    if (had_)
+      setenv(name_, was_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  EnvSet(const EnvSet&) = delete;
+  EnvSet& operator=(const EnvSet&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string was_;
+};
+
+// libpq's variables that a parse checks, unset: the parses below do not depend on the
+// caller's environment.
+struct NoLibpqEnvironment {
+  EnvSet port{"PGPORT", nullptr}, mode{"PGSSLMODE", nullptr}, service{"PGSERVICE", nullptr};
+};
+
 detail::pg::PostgresConfig parse(const std::string& spec, const Layout& layout = Layout()) {
+  const NoLibpqEnvironment none;
   return detail::pg::parse_postgres_spec(spec, layout);
+}
+
+// A parse in the environment as it is.
+detail::pg::PostgresConfig parse_here(const std::string& spec) {
+  return detail::pg::parse_postgres_spec(spec, Layout());
 }
 
 Error parse_error(const std::string& spec) {
@@ -114,6 +153,7 @@ TEST_CASE("libpq is not a dependency: nothing maps it before a postgres:// claim
 
 TEST_CASE("postgres: a URI libpq refuses is an invalid argument naming libpq's reason",
           "[node-source][postgres]") {
+  const NoLibpqEnvironment none;  // claims read $PGPORT, $PGSSLMODE, $PGSERVICE
   if (!libpq_here()) return;
   const Error e = error_of([] {
     detail::claim_node("postgres://ids:s3cret@h/db?nosuchparameter=1", Layout(), system_clock());
@@ -125,6 +165,7 @@ TEST_CASE("postgres: a URI libpq refuses is an invalid argument naming libpq's r
 
 TEST_CASE("postgres: a password in a URI libpq cannot read is not in the message",
           "[node-source][postgres]") {
+  const NoLibpqEnvironment none;  // claims read $PGPORT, $PGSSLMODE, $PGSERVICE
   if (!libpq_here()) return;
   for (const char* spec :
        {"postgresql://u:secretpw@[::1/db", "postgres://u:secret%zzpw@h/db",
@@ -177,6 +218,7 @@ TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-sourc
 
 TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreachable server",
           "[node-source][postgres]") {
+  const NoLibpqEnvironment none;  // claims read $PGPORT, $PGSSLMODE, $PGSERVICE
   for (const char* port : {"99999", "0", "abc", "-1", "5432x", "5432,x"}) {
     INFO(port);
     const Error e = parse_error(std::string("postgres://h/db?port=") + port);
@@ -206,67 +248,56 @@ TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreac
   CHECK(e.kind() == ErrorKind::kInvalidArgument);
 }
 
-namespace {
-// Sets an environment variable for a scope, then puts back what was there.
-class EnvSet {
- public:
-  EnvSet(const char* name, const char* value) : name_(name) {
-    const char* was = std::getenv(name);
-    had_ = was != nullptr;
-    if (had_) was_ = was;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~EnvSet() {
-    if (had_)
-      setenv(name_, was_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  EnvSet(const EnvSet&) = delete;
-  EnvSet& operator=(const EnvSet&) = delete;
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string was_;
-};
-}  // namespace
-
 TEST_CASE("postgres: a bad $PGPORT or $PGSSLMODE libpq would read is an invalid argument",
           "[node-source][postgres]") {
-  const EnvSet no_service("PGSERVICE", nullptr);
+  const NoLibpqEnvironment none;
+  const auto refusal = [](const std::string& spec) { return error_of([&] { parse_here(spec); }); };
   {
     const EnvSet port("PGPORT", "54x32");
-    const Error e = parse_error("postgres://h/db");
-    CHECK(e.kind() == ErrorKind::kInvalidArgument);
-    CHECK_THAT(e.what(), Catch::Contains("with $PGPORT: port must be a decimal number in "
-                                         "[1, 65535]"));
-    CHECK_THAT(e.what(), Catch::Contains("got '54x32'"));
-    // A port in the spec, in the host list or as port=, is what libpq uses: $PGPORT unread.
-    CHECK(parse("postgres://h:5433/db").conninfo == "postgres://h:5433/db");
-    CHECK(parse("postgres://h/db?port=5433").conninfo == "postgres://h/db?port=5433");
-    CHECK(parse("postgres://h/db?service=ids").conninfo == "postgres://h/db?service=ids");
+    for (const char* spec : {"postgres://h/db", "postgres:///db", "postgres://h:/db"}) {
+      INFO(spec);
+      const Error e = refusal(spec);
+      CHECK(e.kind() == ErrorKind::kInvalidArgument);
+      CHECK_THAT(e.what(), Catch::Contains("with $PGPORT: port must be a decimal number in "
+                                           "[1, 65535]"));
+      CHECK_THAT(e.what(), Catch::Contains("got '54x32'"));
+    }
+    // Where the spec gives libpq a port list, $PGPORT is not read: a port in the host list
+    // or as port= (even empty), several hosts (their list of default ports), a service.
+    for (const char* spec :
+         {"postgres://h:5433/db", "postgres://h/db?port=5433",
+          "postgres://h/db?port=", "postgres://h1,h2/db", "postgres://h/db?service=ids"})
+      CHECK(parse_here(spec).conninfo == spec);
   }
-  for (const char* good : {"", "5432", "5432,5433", "5432,"}) {
+  // libpq reads each item as an integer with blanks around it and an optional '+'.
+  for (const char* good : {"", "5432", "5432,5433", "5432,", " 5432\r", "+5432", "1, 2"}) {
+    INFO(good);
     const EnvSet port("PGPORT", good);
-    CHECK(parse("postgres://h1,h2/db").conninfo == "postgres://h1,h2/db");
+    CHECK(parse_here("postgres://h/db").conninfo == "postgres://h/db");
   }
-  {
-    const EnvSet mode("PGSSLMODE", "requir");
-    const Error e = parse_error("postgres://h/db");
+  for (const char* bad : {"0", "65536", "-1", "5432x", "5432,x", "++1"}) {
+    INFO(bad);
+    const EnvSet port("PGPORT", bad);
+    CHECK(refusal("postgres://h/db").kind() == ErrorKind::kInvalidArgument);
+  }
+  for (const char* bad : {"requir", "", "Require"}) {
+    INFO(bad);
+    const EnvSet mode("PGSSLMODE", bad);
+    const Error e = refusal("postgres://h/db");
     CHECK(e.kind() == ErrorKind::kInvalidArgument);
     CHECK_THAT(e.what(), Catch::Contains("with $PGSSLMODE: sslmode must be one of disable, "
                                          "allow, prefer, require, verify-ca, verify-full, got "
-                                         "'requir'"));
-    CHECK(parse("postgres://h/db?sslmode=require").conninfo == "postgres://h/db?sslmode=require");
-    const EnvSet service("PGSERVICE", "ids");  // its file may set sslmode: libpq's to judge
-    CHECK(parse("postgres://h/db").conninfo == "postgres://h/db");
+                                         "'" +
+                                         std::string(bad) + "'"));
+    // libpq takes the sslmode from sslmode=, ssl=true or requiressl, or a service's file.
+    for (const char* spec : {"postgres://h/db?sslmode=require", "postgres://h/db?ssl=true",
+                             "postgres://h/db?requiressl=1", "postgres://h/db?service=ids"})
+      CHECK(parse_here(spec).conninfo == spec);
+    const EnvSet service("PGSERVICE", "ids");
+    CHECK(parse_here("postgres://h/db").conninfo == "postgres://h/db");
   }
   const EnvSet mode("PGSSLMODE", "verify-full");
-  CHECK(parse("postgres://h/db").conninfo == "postgres://h/db");
+  CHECK(parse_here("postgres://h/db").conninfo == "postgres://h/db");
 }
 
 TEST_CASE("postgres: a '?' or ',' in the password is the password's, as libpq reads the URI",
@@ -338,6 +369,7 @@ TEST_CASE("postgres: a bracketed IPv6 host list may hold a comma", "[node-source
 }
 
 TEST_CASE("postgres: without libpq, one error names what to install", "[node-source][postgres]") {
+  const NoLibpqEnvironment none;  // claims read $PGPORT, $PGSSLMODE, $PGSERVICE
   const std::string real = detail::pg::set_libpq_library_for_test("libsnowfleet-no-pq.so.5");
   const Error e =
       error_of([] { detail::claim_node("postgres://127.0.0.1:1/db", Layout(), system_clock()); });
@@ -349,6 +381,7 @@ TEST_CASE("postgres: without libpq, one error names what to install", "[node-sou
 
 TEST_CASE("postgres: a server that is not there is NODE_ID_UNAVAILABLE, not a hang",
           "[node-source][postgres]") {
+  const NoLibpqEnvironment none;  // claims read $PGPORT, $PGSSLMODE, $PGSERVICE
   if (!libpq_here()) return;
   const Error e = error_of([] {
     detail::claim_node("postgres://127.0.0.1:1/db?connect_timeout=2", Layout(), system_clock());

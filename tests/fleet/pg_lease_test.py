@@ -203,7 +203,7 @@ class PostgresLeases(unittest.TestCase):
         self.assertIn(f"slot {node} of table {self.table} is held by another process", p.stderr)
         self.check()
 
-    def test_a_pinned_slot_whose_epoch_cannot_grow_is_refused_as_such(self):
+    def test_a_pinned_slot_no_claim_can_take_is_refused_saying_why(self):
         cli = [CLI, "next", "--node-source", self.source("&node=3")]
         p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -212,6 +212,14 @@ class PostgresLeases(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn(f"slot 3 of table {self.table} cannot be claimed: its epoch is "
                       "9223372036854775807", p.stderr)
+        self.assertNotIn("held by another process", p.stderr)
+        # Nor is a slot whose mark lies past the layout's window held by anyone.
+        psql(f"UPDATE {self.table} SET epoch = 1, mark_ms = 9000000000000000, "
+             "written_xid = pg_current_xact_id() WHERE slot = 3")
+        p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn(f"slot 3 of table {self.table} cannot be claimed: slot 3 has the mark "
+                      "9000000000000000, past the last millisecond of layout", p.stderr)
         self.assertNotIn("held by another process", p.stderr)
 
     def test_rows_edited_to_the_limits_are_passed_over_or_bounded(self):

@@ -249,11 +249,13 @@ void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {
   } catch (const pg::Refused& e) {
     unavailable(std::string(e.what()) + " (SQLSTATE " + e.sqlstate + ")");
   }
-  std::string msg = cfg_.node >= 0
-                        ? pinned_refusal()
-                        : "no free node id in table " + cfg_.table + " (" +
-                              std::to_string(layout.max_node_id() + 1 - slots.size()) + " of " +
-                              std::to_string(layout.max_node_id() + 1) + " slots held when read)";
+  if (cfg_.node >= 0)  // a pinned slot passed over for its mark was not held
+    unavailable(skipped.empty() ? pinned_refusal()
+                                : "slot " + std::to_string(cfg_.node) + " of table " + cfg_.table +
+                                      " cannot be claimed: " + skipped);
+  std::string msg = "no free node id in table " + cfg_.table + " (" +
+                    std::to_string(layout.max_node_id() + 1 - slots.size()) + " of " +
+                    std::to_string(layout.max_node_id() + 1) + " slots held when read)";
   if (!skipped.empty()) msg += "; skipped: " + skipped;
   unavailable(msg);
 }

@@ -120,18 +120,33 @@ void check_libpq_option(const std::string& k, const std::string& v, const std::s
   if (k == "sslmode") check_sslmode(percent_decoded(v), v, quoted);
 }
 
+// $PGPORT's list as libpq reads each item: an integer with blanks around it and an optional
+// '+' (" 5432\r" is 5432), not percent-decoded; an empty item is the default port.
+void check_env_port_list(const std::string& value, const std::string& quoted) {
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  for (size_t pos = 0; pos <= value.size();) {
+    const size_t comma = std::min(value.find(',', pos), value.size());
+    size_t b = pos, e = comma;
+    while (b < e && blank(value[b])) ++b;
+    while (e > b && blank(value[e - 1])) --e;
+    if (b < e && value[b] == '+') ++b;
+    check_port(value.substr(b, e - b), value, quoted);
+    pos = comma + 1;
+  }
+}
+
 // What libpq takes from $PGPORT and $PGSSLMODE where the spec gives no port and no sslmode,
-// checked as the spec's own would be, naming the variable (read as libpq reads it: not
-// percent-decoded; empty is libpq's default). Not with a connection service: its file may
-// set either, and libpq then does not read the variable.
+// checked as the spec's own would be, naming the variable. An empty $PGPORT is libpq's
+// default port; an empty $PGSSLMODE is refused by libpq too. Not with a connection service:
+// its file may set either, and libpq then does not read the variable.
 void check_libpq_environment(bool spec_has_port, bool spec_has_sslmode, bool service,
                              const std::string& quoted) {
   const char* named = std::getenv("PGSERVICE");
   if (service || (named && *named)) return;
   const char* port = std::getenv("PGPORT");
-  if (!spec_has_port && port && *port) check_port_list(port, port, quoted + " with $PGPORT");
+  if (!spec_has_port && port) check_env_port_list(port, quoted + " with $PGPORT");
   const char* mode = std::getenv("PGSSLMODE");
-  if (!spec_has_sslmode && mode && *mode) check_sslmode(mode, mode, quoted + " with $PGSSLMODE");
+  if (!spec_has_sslmode && mode) check_sslmode(mode, mode, quoted + " with $PGSSLMODE");
 }
 
 // Where the URI's host list starts, as libpq reads it (npos: not a URI): after the
@@ -154,9 +169,10 @@ std::string shown(const std::string& spec, size_t off, size_t len) {
 
 // The ports of the host list "host[:port],[ipv6]:port,..." from `from` to the first '/' or
 // '?' (libpq's default port for a host without one).
-// Whether any host has a port.
+// Whether libpq takes a port list from the host list, and then not $PGPORT: when a host
+// has a port, or there are several hosts (their list of empty ports, ",", is one).
 bool check_host_ports(const std::string& spec, size_t from, const std::string& quoted) {
-  bool any = false;
+  bool listed = false;
   const size_t end = std::min(spec.find_first_of("/?", from), spec.size());
   for (size_t pos = from; pos <= end;) {
     // A bracketed IPv6 host may hold a ',' (libpq reads "[::1,::2]" as two hosts).
@@ -166,11 +182,12 @@ bool check_host_ports(const std::string& spec, size_t from, const std::string& q
     if (colon < comma) {
       const std::string port = spec.substr(colon + 1, comma - colon - 1);
       check_port(percent_decoded(port), shown(spec, colon + 1, port.size()), quoted);
-      any = true;
+      listed = listed || !port.empty();
     }
+    listed = listed || comma < end;
     pos = comma + 1;
   }
-  return any;
+  return listed;
 }
 
 // Applies snowfleet's options of `query` to `c` and checks libpq's; returns libpq's, in
@@ -221,7 +238,9 @@ PostgresConfig parse_postgres_spec(const std::string& spec, const Layout& layout
     const std::string passed = take_options(spec.substr(q + 1), layout, quoted, c, &keys);
     if (!passed.empty()) c.conninfo += "?" + passed;
   }
-  check_libpq_environment(host_port || keys.count("port"), keys.count("sslmode") > 0,
+  // libpq turns ssl=true and requiressl into an sslmode.
+  check_libpq_environment(host_port || keys.count("port"),
+                          keys.count("sslmode") + keys.count("ssl") + keys.count("requiressl") > 0,
                           keys.count("service") > 0, quoted);
   if (c.max_ttl_s != 0 && c.ttl_s > c.max_ttl_s)
     bad(quoted + ": ttl=" + std::to_string(c.ttl_s) + " is above max_ttl=" +
