@@ -300,6 +300,15 @@ TEST_CASE("postgres: a bad $PGPORT or $PGSSLMODE libpq would read is an invalid 
   CHECK(parse_here("postgres://h/db").conninfo == "postgres://h/db");
 }
 
+TEST_CASE("postgres: the statements quote the table's name, so a reserved word is a name",
+          "[node-source][postgres]") {
+  using detail::pg::sql_name;
+  CHECK(sql_name("user") == "\"user\"");
+  CHECK(sql_name("select.order") == "\"select\".\"order\"");
+  CHECK_THAT(detail::pg::claim_sql("user"), Catch::Contains("INSERT INTO \"user\" AS s"));
+  CHECK(parse("postgres://h/db?table=user").table == "user");
+}
+
 TEST_CASE("postgres: a '?' or ',' in the password is the password's, as libpq reads the URI",
           "[node-source][postgres]") {
   // libpq ends the userinfo at the first '@' before the first '/': the query starts after it.

@@ -203,6 +203,18 @@ class PostgresLeases(unittest.TestCase):
         self.assertIn(f"slot {node} of table {self.table} is held by another process", p.stderr)
         self.check()
 
+    def test_a_table_named_by_a_reserved_word_works(self):
+        psql('DROP TABLE IF EXISTS "user"; DROP SCHEMA IF EXISTS "select" CASCADE; '
+             'CREATE SCHEMA "select";')
+        for table in ("user", "select.order"):
+            cli = [CLI, "next", "-n", "3", "--node-source", f"{URL}?table={table}&ttl={TTL}"]
+            for _ in range(2):  # creates the table, then claims from it
+                p = subprocess.run(cli, capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(len(p.stdout.split()), 3)
+            quoted = ".".join(f'"{part}"' for part in table.split("."))
+            self.assertEqual(psql(f"SELECT sum(epoch) FROM {quoted}"), "2")  # two claims
+
     def test_a_pinned_slot_no_claim_can_take_is_refused_saying_why(self):
         cli = [CLI, "next", "--node-source", self.source("&node=3")]
         p = subprocess.run(cli, capture_output=True, text=True, timeout=60)

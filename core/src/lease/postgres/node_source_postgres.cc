@@ -122,7 +122,8 @@ class PostgresLease final : public NodeLease {
 
 void PostgresLease::ensure_table(const Layout& layout) {
   const auto exists = [&] {
-    const auto rows = conn_.exec("SELECT to_regclass($1) IS NOT NULL", {cfg_.table}, request_ms_);
+    const auto rows =
+        conn_.exec("SELECT to_regclass($1) IS NOT NULL", {pg::sql_name(cfg_.table)}, request_ms_);
     return !rows.empty() && rows[0].size() == 1 && rows[0][0] == std::string("t");
   };
   if (exists()) return;

@@ -41,7 +41,14 @@ bool nullable_at(const Row& row, size_t i, std::optional<T>* out, Read read) {
 
 }  // namespace
 
-std::string create_sql(const std::string& t, int64_t slots) {
+std::string sql_name(const std::string& table) {
+  const auto dot = table.find('.');
+  if (dot == std::string::npos) return '"' + table + '"';
+  return '"' + table.substr(0, dot) + "\".\"" + table.substr(dot + 1) + '"';
+}
+
+std::string create_sql(const std::string& table, int64_t slots) {
+  const std::string t = sql_name(table);
   return "CREATE TABLE IF NOT EXISTS " + t +
          " (\n"
          "  slot        integer     PRIMARY KEY CHECK (slot >= 0),\n"
@@ -58,19 +65,22 @@ std::string create_sql(const std::string& t, int64_t slots) {
          ") ON CONFLICT (slot) DO NOTHING;";
 }
 
-std::string held_sql(const std::string& t) {
+std::string held_sql(const std::string& table) {
+  const std::string t = sql_name(table);
   // A row whose epoch cannot grow (set to the largest by hand) cannot be claimed: as held.
   return "SELECT slot FROM " + t +
          " WHERE slot <= $1::integer AND (expires_at >= now() OR epoch = " +
          std::to_string(std::numeric_limits<int64_t>::max()) + ")";
 }
 
-std::string worn_out_sql(const std::string& t) {
+std::string worn_out_sql(const std::string& table) {
+  const std::string t = sql_name(table);
   return "SELECT slot FROM " + t + " WHERE slot = $1::integer AND epoch = " +
          std::to_string(std::numeric_limits<int64_t>::max());
 }
 
-std::string claim_sql(const std::string& t) {
+std::string claim_sql(const std::string& table) {
+  const std::string t = sql_name(table);
   return "WITH prev AS (\n"
          "  SELECT epoch, written_xid::xid = xmin AS intact, timeline FROM " +
          t +
@@ -99,7 +109,8 @@ std::string claim_sql(const std::string& t) {
          t + ") AS longest_ttl_ms";
 }
 
-std::string renew_sql(const std::string& t) {
+std::string renew_sql(const std::string& table) {
+  const std::string t = sql_name(table);
   return "UPDATE " + t +
          "\n"
          "   SET expires_at = now() + ttl_ms * interval '1 millisecond', "
@@ -112,7 +123,8 @@ std::string renew_sql(const std::string& t) {
          "RETURNING mark_ms";
 }
 
-std::string release_sql(const std::string& t) {
+std::string release_sql(const std::string& table) {
+  const std::string t = sql_name(table);
   return "UPDATE " + t +
          "\n"
          "   SET expires_at = '-infinity', mark_ms = greatest(mark_ms, $4::bigint),\n"

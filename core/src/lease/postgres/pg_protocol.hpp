@@ -24,6 +24,11 @@ namespace pg {
 /// One row of a reply, as libpq gives it in text format (nullopt: SQL NULL).
 using Row = std::vector<std::optional<std::string>>;
 
+/// `table` (a name pg_spec.hpp accepted) as the statements write it: each part in double
+/// quotes, so that a reserved word (`user`) is a name; the parts are lower case already, so
+/// the quotes name the same table as the bare name does.
+std::string sql_name(const std::string& table);
+
 /// The statements, for `table` (a name pg_spec.hpp accepted). Parameters: claim $1 slot,
 /// $2 holder, $3 ttl_ms; renew and release $1 slot, $2 holder, $3 epoch, $4 mark_ms.
 std::string create_sql(const std::string& table, int64_t slots);
