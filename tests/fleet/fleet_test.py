@@ -103,6 +103,13 @@ class Worker:
             return int(line.split()[1])
         return None
 
+    def why_no_node(self):
+        """Why node() gave None, for an assertion's message: the process's state and its
+        first lines (a claim's error is one)."""
+        rc = self.proc.poll()
+        state = "still running (no answer in time)" if rc is None else f"exited with {rc}"
+        return f"no node: the worker is {state}; its first lines: {self.snapshot()[:3]}"
+
     def claimed_mark(self):
         """The slot's persisted mark once the generator existed: the history it claimed plus
         its own first reservation."""
@@ -468,7 +475,7 @@ class EtcdOutage(unittest.TestCase):
         ttl = 3  # keepalive every 1 s, deadline = last keepalive + 3 s - 0.6 s margin
         src = f"etcd://{self.etcd.endpoint}/outage?ttl={ttl}"
         a = Worker(src, "--seconds", 40, "--burst", 4, "--keep-going")
-        self.assertIsNotNone(a.node())
+        self.assertIsNotNone(a.node(), a.why_no_node())
         time.sleep(2.0)
         killed_at = now_ms()
         self.etcd.kill()

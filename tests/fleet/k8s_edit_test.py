@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import unittest
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -48,7 +49,11 @@ class K8sEdits(unittest.TestCase):
         cls.kube.close()
 
     def setUp(self):
-        self.prefix = "b" + self.id().split(".")[-1][5:30].replace("_", "-").rstrip("-")
+        # Each test its own prefix: a short form of its name and a hash of the whole name
+        # (two names may share their first 25 characters).
+        name = self.id().split(".")[-1]
+        self.prefix = ("b" + name[5:30].replace("_", "-").rstrip("-") + "-" +
+                       format(zlib.crc32(name.encode()) & 0xffff, "04x"))
         self.hist_dir = tempfile.mkdtemp(prefix="k8sedit-hist-")
         self.addCleanup(shutil.rmtree, self.hist_dir, True)
         self.workers = []
@@ -164,7 +169,7 @@ class K8sEdits(unittest.TestCase):
         renewal is a 409 again: the holder stays unconfirmed for good."""
         a = self.worker(3, seconds=30)
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(0.5)
         self.patch(f"{self.prefix}-{node}", {"metadata": {"annotations": {MARK: "oops"}}})
         time.sleep(8)
@@ -356,7 +361,7 @@ class K8sEdits(unittest.TestCase):
     def test_holder_identity_rewritten_by_hand(self):
         a = self.worker(5, seconds=20)
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(0.3)
         self.patch(f"{self.prefix}-{node}", {"spec": {"holderIdentity": "someone else"}})
         time.sleep(3)
@@ -366,7 +371,7 @@ class K8sEdits(unittest.TestCase):
     def test_mark_lowered_by_hand_is_rewritten(self):
         a = self.worker(5, seconds=20)
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(0.3)
         self.patch(f"{self.prefix}-{node}", {"metadata": {"annotations": {MARK: "5"}}})
         time.sleep(3)
@@ -532,7 +537,7 @@ current-context: c
             ex.mutate = mut
         p.fault = fault
         w = self.worker(3, kubeconfig=p.kubeconfig, seconds=40)
-        self.assertIsNotNone(w.node())
+        self.assertIsNotNone(w.node(), w.why_no_node())
         for mode in ("other", None, "norv", None, "huge", None, "badtime", None):
             state["mode"] = mode
             time.sleep(4)
@@ -583,7 +588,7 @@ current-context: c
         for label, args in (("minting", ()), ("idle", ("--pause-us", 500000, "--burst", 1))):
             w = Worker(self.source(10, kubeconfig=p.kubeconfig), "--seconds", 14, *args)
             self.addCleanup(lambda w=w: w.proc.poll() is None and w.proc.kill())
-            self.assertIsNotNone(w.node())
+            self.assertIsNotNone(w.node(), w.why_no_node())
             time.sleep(2)
             t0 = time.monotonic()
             time.sleep(10)
@@ -676,7 +681,7 @@ current-context: c
     def test_sigstop_past_ttl(self):
         a = self.worker(3, seconds=40)
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(0.5)
         os.kill(a.proc.pid, signal.SIGSTOP)
         time.sleep(5)

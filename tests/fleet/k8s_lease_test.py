@@ -195,7 +195,7 @@ class K8sLeases(unittest.TestCase):
     def test_a_holder_paused_past_its_ttl_refuses_and_a_newcomer_takes_the_slot(self):
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(1.0)
         transitions = self.lease(node)["spec"].get("leaseTransitions", 0)
         os.kill(a.proc.pid, signal.SIGSTOP)
@@ -228,7 +228,7 @@ class K8sLeases(unittest.TestCase):
         # next renewal then gets 409, reads the Lease, finds itself the holder and goes on.
         w = self.worker()
         node = w.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, w.why_no_node())
         time.sleep(1.0)
         t0 = mono_ns()
         self.kube.etcd.stop(0)
@@ -246,7 +246,7 @@ class K8sLeases(unittest.TestCase):
 
     def test_the_binding_revoked_under_a_holder_then_granted(self):
         w = self.worker()
-        self.assertIsNotNone(w.node())
+        self.assertIsNotNone(w.node(), w.why_no_node())
         time.sleep(1.0)
         t0 = mono_ns()
         self.kube.revoke_binding()
@@ -264,7 +264,7 @@ class K8sLeases(unittest.TestCase):
     def test_the_lease_deleted_under_a_holder_stops_it(self):
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(1.0)
         self.kube.delete_lease(f"{self.prefix}-{node}")
         time.sleep(TTL / 3 + 1.0)  # the next renewal: 404
@@ -281,7 +281,7 @@ class K8sLeases(unittest.TestCase):
         # after the holder's deadline must be past (now + TTL + margin).
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(0.2)  # just after the claim: the next renewal is ~1.4 s away
         t_ms = int(time.time() * 1000)
         self.kube.delete_lease(f"{self.prefix}-{node}")

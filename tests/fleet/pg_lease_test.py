@@ -310,7 +310,7 @@ class PostgresLeases(unittest.TestCase):
     def test_a_holder_paused_past_its_ttl_refuses_and_a_newcomer_takes_the_slot(self):
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(1.0)
         os.kill(a.proc.pid, signal.SIGSTOP)
         time.sleep(TTL + 0.5)  # past the row's expires_at
@@ -326,7 +326,7 @@ class PostgresLeases(unittest.TestCase):
     def test_the_row_deleted_under_a_holder_stops_it(self):
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(1.0)
         psql(f"DELETE FROM {self.table} WHERE slot = {node};")
         time.sleep(TTL / 3 + 1.0)  # the next renewal finds no row
@@ -346,7 +346,7 @@ class PostgresLeases(unittest.TestCase):
                               capture_output=True, text=True, check=True, timeout=60).stdout
         a = self.worker()
         node = a.node()
-        self.assertIsNotNone(node)
+        self.assertIsNotNone(node, a.why_no_node())
         time.sleep(1.5)
         psql(f"TRUNCATE {self.table};\n" + dump)
         time.sleep(TTL / 3 + 1.0)  # a's next renewal finds a row it did not write
