@@ -95,12 +95,21 @@ void check_port(const std::string& item, const std::string& written, const std::
         "default (one per host, comma-separated), got " + quote(written));
 }
 
-// A port list ("5432,,5433"), `written` as its source has it.
+// A port list ("5432,,5433"), `written` as its source has it. `as_integer`: each item read
+// as libpq reads $PGPORT's, an integer with blanks around it and an optional '+'
+// (" 5432\r" is 5432); the spec's own ports are held to plain digits.
 void check_port_list(const std::string& value, const std::string& written,
-                     const std::string& quoted) {
+                     const std::string& quoted, bool as_integer = false) {
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   for (size_t pos = 0; pos <= value.size();) {
     const size_t comma = std::min(value.find(',', pos), value.size());
-    check_port(value.substr(pos, comma - pos), written, quoted);
+    size_t b = pos, e = comma;
+    if (as_integer) {
+      while (b < e && blank(value[b])) ++b;
+      while (e > b && blank(value[e - 1])) --e;
+      if (b < e && value[b] == '+') ++b;
+    }
+    check_port(value.substr(b, e - b), written, quoted);
     pos = comma + 1;
   }
 }
@@ -120,21 +129,6 @@ void check_libpq_option(const std::string& k, const std::string& v, const std::s
   if (k == "sslmode") check_sslmode(percent_decoded(v), v, quoted);
 }
 
-// $PGPORT's list as libpq reads each item: an integer with blanks around it and an optional
-// '+' (" 5432\r" is 5432), not percent-decoded; an empty item is the default port.
-void check_env_port_list(const std::string& value, const std::string& quoted) {
-  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  for (size_t pos = 0; pos <= value.size();) {
-    const size_t comma = std::min(value.find(',', pos), value.size());
-    size_t b = pos, e = comma;
-    while (b < e && blank(value[b])) ++b;
-    while (e > b && blank(value[e - 1])) --e;
-    if (b < e && value[b] == '+') ++b;
-    check_port(value.substr(b, e - b), value, quoted);
-    pos = comma + 1;
-  }
-}
-
 // What libpq takes from $PGPORT and $PGSSLMODE where the spec gives no port and no sslmode,
 // checked as the spec's own would be, naming the variable. An empty $PGPORT is libpq's
 // default port; an empty $PGSSLMODE is refused by libpq too. Not with a connection service:
@@ -144,7 +138,7 @@ void check_libpq_environment(bool spec_has_port, bool spec_has_sslmode, bool ser
   const char* named = std::getenv("PGSERVICE");
   if (service || (named && *named)) return;
   const char* port = std::getenv("PGPORT");
-  if (!spec_has_port && port) check_env_port_list(port, quoted + " with $PGPORT");
+  if (!spec_has_port && port) check_port_list(port, port, quoted + " with $PGPORT", true);
   const char* mode = std::getenv("PGSSLMODE");
   if (!spec_has_sslmode && mode) check_sslmode(mode, mode, quoted + " with $PGSSLMODE");
 }
