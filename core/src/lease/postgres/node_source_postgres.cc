@@ -92,7 +92,7 @@ class PostgresLease final : public NodeLease {
   }
   void ensure_table(const Layout& layout);
   std::set<int64_t> held_slots(int64_t max_slot);
-  std::string pinned_refusal();
+  std::string pinned_refusal(const std::string& skipped);
   std::vector<int64_t> candidates(const Layout& layout, const SlotFilter& usable);
   bool try_slot(int64_t slot, const Layout& layout, std::string* skipped);
   void give_back(int64_t slot);
@@ -153,10 +153,12 @@ std::set<int64_t> PostgresLease::held_slots(int64_t max_slot) {
   return held;
 }
 
-// Why the pinned slot was not ours: held, or a row whose epoch cannot grow, which no claim
-// will ever take (the claim passes it over as it passes over a held one).
-std::string PostgresLease::pinned_refusal() {
+// Why the pinned slot was not ours: passed over for its mark (`skipped`, not held), held,
+// or a row whose epoch cannot grow, which no claim will ever take (the claim passes it
+// over as it passes over a held one).
+std::string PostgresLease::pinned_refusal(const std::string& skipped) {
   const std::string slot = "slot " + std::to_string(cfg_.node) + " of table " + cfg_.table;
+  if (!skipped.empty()) return slot + " cannot be claimed: " + skipped;
   try {
     if (!conn_.exec(pg::worn_out_sql(cfg_.table), {std::to_string(cfg_.node)}, request_ms_).empty())
       return slot + " cannot be claimed: its epoch is " +
@@ -250,10 +252,7 @@ void PostgresLease::claim(const Layout& layout, const SlotFilter& usable) {
   } catch (const pg::Refused& e) {
     unavailable(std::string(e.what()) + " (SQLSTATE " + e.sqlstate + ")");
   }
-  if (cfg_.node >= 0)  // a pinned slot passed over for its mark was not held
-    unavailable(skipped.empty() ? pinned_refusal()
-                                : "slot " + std::to_string(cfg_.node) + " of table " + cfg_.table +
-                                      " cannot be claimed: " + skipped);
+  if (cfg_.node >= 0) unavailable(pinned_refusal(skipped));
   std::string msg = "no free node id in table " + cfg_.table + " (" +
                     std::to_string(layout.max_node_id() + 1 - slots.size()) + " of " +
                     std::to_string(layout.max_node_id() + 1) + " slots held when read)";
