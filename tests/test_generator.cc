@@ -16,6 +16,7 @@
 #include "test_util.hpp"
 
 using namespace snowfleet;
+using snowfleet_test::EnvSet;
 using snowfleet_test::kind_of;
 
 namespace {
@@ -198,16 +199,15 @@ TEST_CASE("node sources: static, env and k8s", "[generator][node-source]") {
   CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kNodeIdUnavailable);
   unsetenv("SNOWFLEET_TEST_NODE");
   CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kNodeIdUnavailable);
-  const char* old_host = std::getenv("HOSTNAME");
-  const std::string saved = old_host ? old_host : "";
-  setenv("HOSTNAME", "ids-7", 1);
-  o.node_source = "k8s";
-  CHECK(Generator(o).node_id() == 7);
-  o.node_source = "k8s:100";
-  CHECK(Generator(o).node_id() == 107);
-  setenv("HOSTNAME", "web-abcde", 1);
-  CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kNodeIdUnavailable);
-  if (old_host) setenv("HOSTNAME", saved.c_str(), 1); else unsetenv("HOSTNAME");
+  {
+    const EnvSet host("HOSTNAME", "ids-7");
+    o.node_source = "k8s";
+    CHECK(Generator(o).node_id() == 7);
+    o.node_source = "k8s:100";
+    CHECK(Generator(o).node_id() == 107);
+    const EnvSet other("HOSTNAME", "web-abcde");
+    CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kNodeIdUnavailable);
+  }
   o.node_source = "zookeeper://x";
   CHECK(kind_of([&] { Generator g(o); }) == ErrorKind::kInvalidArgument);
 }

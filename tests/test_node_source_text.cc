@@ -23,6 +23,7 @@
 #endif
 
 using namespace snowfleet;
+using snowfleet_test::EnvSet;
 using snowfleet_test::error_of;
 
 namespace {
@@ -37,18 +38,12 @@ TEST_CASE("k8s: an ordinal plus an offset past int64 is refused with the true su
           "[node-source]") {
   // ordinal + offset overflowed int64 (undefined behaviour; the message named a negative
   // id). Found by tests/fuzz/node_source.cc.
-  const char* old_host = std::getenv("HOSTNAME");
-  const std::string saved = old_host ? old_host : "";
-  setenv("HOSTNAME", "ids-7", 1);
+  const EnvSet host("HOSTNAME", "ids-7");
   const Error e = claim_error("k8s:9223372036854775807");
   CHECK(e.kind() == ErrorKind::kNodeIdUnavailable);
   CHECK(std::string(e.what()).find("9223372036854775814") != std::string::npos);
   CHECK(claim_error("k8s:1017").kind() == ErrorKind::kNodeIdUnavailable);  // 1024
   CHECK(detail::claim_node("k8s:1016", Layout(), nullptr).node_id == 1023);
-  if (old_host)
-    setenv("HOSTNAME", saved.c_str(), 1);
-  else
-    unsetenv("HOSTNAME");
 }
 
 TEST_CASE("a node source with a NUL byte is refused before anything reads it", "[node-source]") {

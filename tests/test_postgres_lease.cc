@@ -18,6 +18,7 @@
 using namespace snowfleet;
 using snowfleet::detail::pg::ClaimRow;
 using snowfleet::detail::pg::Row;
+using snowfleet_test::EnvSet;
 using snowfleet_test::error_of;
 
 namespace {
@@ -32,33 +33,6 @@ bool libpq_here() {
   static const bool here = dlopen("libpq.so.5", RTLD_LAZY | RTLD_LOCAL) != nullptr;
   return here;
 }
-
-// Sets an environment variable for a scope, then puts back what was there.
-class EnvSet {
- public:
-  EnvSet(const char* name, const char* value) : name_(name) {
-    const char* was = std::getenv(name);
-    had_ = was != nullptr;
-    if (had_) was_ = was;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~EnvSet() {
-    if (had_)
-      setenv(name_, was_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  EnvSet(const EnvSet&) = delete;
-  EnvSet& operator=(const EnvSet&) = delete;
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string was_;
-};
 
 // libpq's variables that a parse checks, unset: the parses below do not depend on the
 // caller's environment.
@@ -205,15 +179,8 @@ TEST_CASE("postgres: libpq's messages show a password only as ***", "[node-sourc
         "is the server running on that host? token \"***\" (***)");
   CHECK(mask_libpq_message("port 5432 failed: bad \"5\"", "postgres://h/db?password=5") ==
         "port 5432 failed: bad \"***\"");
-  const char* was = std::getenv("PGPASSWORD");
-  const std::string before = was ? was : "";
-  setenv("PGPASSWORD", "fromenv", 1);
-  const std::string masked = mask_libpq_message("token \"fromenv\"", "postgres://h/db");
-  if (was)
-    setenv("PGPASSWORD", before.c_str(), 1);
-  else
-    unsetenv("PGPASSWORD");
-  CHECK(masked == "token \"***\"");
+  const EnvSet password("PGPASSWORD", "fromenv");
+  CHECK(mask_libpq_message("token \"fromenv\"", "postgres://h/db") == "token \"***\"");
 }
 
 TEST_CASE("postgres: a bad port or sslmode is an invalid argument, not an unreachable server",

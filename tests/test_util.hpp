@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -151,5 +152,33 @@ inline std::pair<std::string, int> run_child(const std::function<std::string()>&
   waitpid(pid, &status, 0);
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
 }
+
+// Sets an environment variable (unsets it: nullptr) for a scope, then puts back what was
+// there.
+class EnvSet {
+ public:
+  EnvSet(const char* name, const char* value) : name_(name) {
+    const char* was = std::getenv(name);
+    had_ = was != nullptr;
+    if (had_) was_ = was;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~EnvSet() {
+    if (had_)
+      setenv(name_, was_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  EnvSet(const EnvSet&) = delete;
+  EnvSet& operator=(const EnvSet&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string was_;
+};
 
 }  // namespace snowfleet_test
